@@ -1,0 +1,50 @@
+# Attention, Verified — the commands a person needs. `make help` lists them.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell sha256sum requirements.txt | cut -c1-16)
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: help venv serve build test lint bench bench-gpu lock clean
+
+help:  ## list the commands
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+# The stamp's name carries a hash of requirements.txt: a changed lock reinstalls.
+$(STAMP): requirements.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
+	@# Make the repository importable (snippets/, tests/) from hooks, notebooks and tests.
+	@echo "$(CURDIR)" > "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/attention_verified.pth"
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+venv: $(STAMP)  ## create or refresh .venv from requirements.txt
+
+serve: $(STAMP)  ## serve the site with live reload on http://127.0.0.1:8000
+	$(BIN)/mkdocs serve --livereload --dev-addr 127.0.0.1:8000
+
+build: $(STAMP)  ## build the static site into site/ (strict)
+	$(BIN)/mkdocs build --strict
+
+lint: $(STAMP)  ## ruff check and ruff format --check
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: lint  ## lint, then the whole suite: unit, docs blocks, parity, strict build, browser
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)  ## CPU kernel benchmark: prints ratios, writes bench/results/cpu.json
+	$(BIN)/python -m bench.cpu
+
+bench-gpu: $(STAMP)  ## GPU benchmark (needs CUDA): writes bench/results/gpu.json
+	$(BIN)/python -m bench.gpu
+
+lock: $(STAMP)  ## re-resolve requirements.in into the full lock requirements.txt
+	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.in
+	{ echo '# Full lock generated from requirements.in by `make lock`; install with `make venv`.'; \
+	  $(BIN)/python -m pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > requirements.txt
+
+clean:  ## remove the built site and caches (keeps .venv)
+	rm -rf site .cache test-output .pytest_cache .ruff_cache .hypothesis

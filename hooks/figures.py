@@ -1,0 +1,54 @@
+"""Draw the figures of snippets/figures/ at build time into .cache/figures and add them to the site.
+
+The cache sits outside docs/ so `mkdocs serve` does not rebuild in a loop; file names carry a
+hash of every source under snippets/, so an edit redraws and an unchanged tree reuses them.
+"""
+
+import hashlib
+from pathlib import Path
+
+from _i18n import current_language
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+from snippets.figures import FIGURES, render_svg
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CACHE = ROOT / ".cache" / "figures"
+SOURCES = ROOT / "snippets"
+
+
+def _source_hash() -> str:
+    h = hashlib.sha256()
+    for path in sorted(SOURCES.rglob("*.py")):
+        h.update(path.relative_to(ROOT).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def figure_path(name: str, lang: str) -> Path:
+    """Draw figure `name` in `lang` unless the cache already has it for these sources."""
+    path = CACHE / _source_hash() / f"{name}.{lang}.svg"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_bytes(render_svg(name, lang))
+        tmp.replace(path)
+    return path
+
+
+@event_priority(-200)  # after the i18n plugin has laid out this language's files
+def on_files(files: Files, config) -> Files:
+    lang, prefix = current_language(config)
+    for name in FIGURES:
+        src_uri = f"assets/figures/{name}.{lang}.svg"
+        f = File.generated(config, src_uri, abs_src_path=str(figure_path(name, lang)))
+        f.dest_uri = prefix + src_uri
+        files.append(f)
+    return files
+
+
+def on_serve(server, config, builder):
+    server.watch(str(SOURCES))
+    return server

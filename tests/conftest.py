@@ -1,0 +1,47 @@
+"""Test-wide setup that must happen before any test module is imported."""
+
+import os
+
+# Must be set before any module that defines Triton kernels is imported.
+os.environ.setdefault("TRITON_INTERPRET", "1")
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MKDOCS = [sys.executable, "-m", "mkdocs"]
+
+
+def mkdocs_build(cwd: Path, site_dir: Path) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` in `cwd`, output captured."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    cmd = [*MKDOCS, "build", "--strict", "--site-dir", str(site_dir)]
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The site built once per test session with --strict; fails with mkdocs' own output."""
+    site = tmp_path_factory.mktemp("site")
+    result = mkdocs_build(ROOT, site)
+    if result.returncode != 0:
+        pytest.fail(
+            f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}", pytrace=False
+        )
+    return site
+
+
+@pytest.fixture
+def project_copy(tmp_path) -> Path:
+    """A scratch copy of what the build reads, to break on purpose (figure cache shared)."""
+    for name in ("docs", "hooks", "snippets"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    (ROOT / ".cache").mkdir(exist_ok=True)
+    (tmp_path / ".cache").symlink_to(ROOT / ".cache")
+    return tmp_path

@@ -1,0 +1,187 @@
+"""Collect and run every fenced block of docs/**.md, on top of pytest-codeblocks' parser.
+
+pytest-codeblocks (0.18) silently skips what this project relies on: fences with attributes
+(`python title="x.py"`), `--8<--` snippet includes, `if __name__ == "__main__":` bodies, and
+blank lines inside indented fences (tabs, admonitions). This module normalises the Markdown
+before handing it to `extract_from_buffer`, expands includes with pymdownx.snippets itself,
+runs each block as `__main__`, and audits the fences so that no python block goes unrun.
+"""
+
+import contextlib
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import markdown
+from mkdocs.utils import yaml_load
+from pytest_codeblocks import extract_from_buffer
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*(?P<info>.*?)\s*$")
+MARKER = re.compile(r"^\s*<!--\s*pytest-codeblocks:(?P<kw>[\w-]+)")
+# Languages a fence may declare. python runs; the others say what they are and do not run.
+SHOWN_NOT_RUN = {
+    "text",
+    "console",
+    "yaml",
+    "toml",
+    "json",
+    "markdown",
+    "html",
+    "css",
+    "js",
+    "tex",
+    "diff",
+}
+LANGS = {"python"} | SHOWN_NOT_RUN
+
+
+@dataclass
+class Fence:
+    """A fenced block as written in the page."""
+
+    lineno: int  # 1-based line of the opening fence
+    lang: str
+    info: str
+    fence: str
+    marker: str | None  # the pytest-codeblocks marker right above it, if any
+
+
+def scan_fences(text: str) -> list[Fence]:
+    """Every fence in `text`, found independently of pytest-codeblocks (for the audit)."""
+    fences, lines, i, marker = [], text.splitlines(), 0, None
+    while i < len(lines):
+        m = MARKER.match(lines[i])
+        if m:
+            marker = m.group("kw")
+        f = FENCE.match(lines[i])
+        if f:
+            info = f.group("info")
+            lang = info.split()[0].lstrip("{.").rstrip("}") if info else ""
+            fences.append(Fence(i + 1, lang, info, f.group("fence"), marker))
+            marker, close = None, f.group("fence")
+            i += 1
+            while i < len(lines) and not lines[i].strip().startswith(close):
+                i += 1
+        elif lines[i].strip() and not m:
+            marker = None
+        i += 1
+    return fences
+
+
+def normalise(text: str) -> str:
+    """Rewrite `python title=...` to `python` and keep blank lines in indented fences."""
+    out, inside, indent = [], None, ""
+    for line in text.splitlines(keepends=True):
+        f = FENCE.match(line)
+        if inside is None and f and f.group("fence").startswith("`"):
+            inside, indent = f.group("fence"), f.group("indent")
+            lang = f.group("info").split()[0] if f.group("info") else ""
+            out.append(f"{indent}{inside}{lang}\n")
+            continue
+        if inside is not None and line.strip().startswith(inside):
+            inside = None
+        elif inside is not None and indent and not line.strip():
+            line = indent + "\n"  # pytest-codeblocks would drop this blank line
+        out.append(line)
+    return "".join(out)
+
+
+@contextlib.contextmanager
+def _cwd(path: Path):
+    import os
+
+    old = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def _snippets_preprocessor():
+    """pymdownx.snippets configured exactly as in mkdocs.yml."""
+    with open(ROOT / "mkdocs.yml", encoding="utf-8") as fh:
+        cfg = yaml_load(fh)
+    for ext in cfg["markdown_extensions"]:
+        if isinstance(ext, dict) and "pymdownx.snippets" in ext:
+            options = ext["pymdownx.snippets"]
+            break
+    else:
+        raise RuntimeError("mkdocs.yml does not configure pymdownx.snippets")
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options}
+    )
+    return md.preprocessors["snippet"]
+
+
+def expand_snippets(code: str) -> str:
+    """Expand `--8<--` includes the way the site build does (missing file: error)."""
+    if "--8<--" not in code:
+        return code
+    with _cwd(ROOT):
+        return "\n".join(_snippets_preprocessor().run(code.splitlines())) + "\n"
+
+
+@dataclass
+class DocBlock:
+    """A python block ready to run, with the output the page claims it prints."""
+
+    path: Path
+    lineno: int
+    code: str
+    expected_output: str | None
+    ignore_whitespace: bool
+    marks: list[str]
+
+
+def python_blocks(path: Path) -> list[DocBlock]:
+    """The python blocks pytest-codeblocks finds in the normalised page, includes expanded."""
+    text = normalise(path.read_text(encoding="utf-8"))
+    return [
+        DocBlock(
+            path,
+            b.lineno,
+            expand_snippets(b.code),
+            b.expected_output,
+            b.expected_output_ignore_whitespace,
+            list(b.marks) + ([f"importorskip({b.importorskip})"] if b.importorskip else []),
+        )
+        for b in extract_from_buffer(io.StringIO(text))
+        if b.syntax == "python"
+    ]
+
+
+def run_block(block: DocBlock) -> str:
+    """Execute a block as a script and return what it printed."""
+    name = f"{block.path.relative_to(ROOT)}:{block.lineno}"
+    buf = io.StringIO()
+    with _cwd(ROOT), contextlib.redirect_stdout(buf):
+        exec(compile(block.code, name, "exec"), {"__name__": "__main__", "__file__": name})
+    return buf.getvalue()
+
+
+def audit(path: Path, run_linenos: set[int]) -> list[str]:
+    """Problems with the fences of a page: unknown languages and python blocks nobody runs."""
+    problems = []
+    for f in scan_fences(path.read_text(encoding="utf-8")):
+        where = f"{path.relative_to(ROOT)}:{f.lineno}"
+        if not f.fence.startswith("`"):
+            problems.append(f"{where}: use a backtick fence, not {f.fence!r}")
+        if f.lang not in LANGS:
+            hint = "write `python`" if f.lang.startswith(("py", "ipy")) else "name its language"
+            problems.append(
+                f"{where}: fence language {f.lang!r} is not one of {sorted(LANGS)}; {hint}"
+            )
+        if f.lang == "python" and f.marker not in ("cont", "expected-output"):
+            if f.lineno not in run_linenos:
+                problems.append(f"{where}: python block is not run by any test")
+        if (
+            f.marker in ("expected-output", "expected-output-ignore-whitespace")
+            and f.lang != "text"
+        ):
+            problems.append(f"{where}: an expected-output block must be `text`")
+    return problems

@@ -1,0 +1,131 @@
+"""The built site in headless Chromium: languages, math, figures, switcher, search, offline."""
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+PAGE = "why-dot-product-grows/"
+
+if not Path(CHROMIUM).exists():
+    reason = f"{CHROMIUM} not found: install Debian's chromium and fonts-noto-cjk (.ci/run does)"
+    if os.environ.get("CI"):
+        pytest.fail(reason + " — browser tests may not be skipped in CI", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def base_url(built_site):
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+                "--disable-sync",
+            ],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, base_url):
+    """A page that refuses and records every request to a host other than the test server."""
+    pg = browser.new_page(viewport={"width": 1280, "height": 1600})
+    pg.foreign = []
+
+    def guard(route):
+        if route.request.url.startswith(base_url):
+            route.continue_()
+        else:
+            pg.foreign.append(route.request.url)
+            route.abort()
+
+    pg.route("**/*", guard)
+    yield pg
+    pg.close()
+
+
+def open_and_wait_for_math(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("MathJax.startup.promise")
+
+
+@pytest.mark.parametrize("lang_prefix", ["", "en/"])
+def test_page_renders_math_and_figures_without_other_hosts(page, base_url, lang_prefix):
+    open_and_wait_for_math(page, base_url + lang_prefix + PAGE)
+    assert page.locator("mjx-container").count() > 10, "MathJax rendered too few formulas"
+    text = page.locator("article").inner_text()
+    for raw in ("\\frac", "\\sqrt", "\\mathbb", "$$", "\\("):
+        assert raw not in text, f"raw TeX {raw!r} visible on the page"
+    images = page.locator("article img")
+    assert images.count() >= 1
+    widths = page.eval_on_selector_all(
+        "article img", "imgs => imgs.map(i => i.complete && i.naturalWidth)"
+    )
+    assert all(w and w > 0 for w in widths), f"a figure failed to load: naturalWidth {widths}"
+    assert "{{" not in text
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(
+        path=str(SHOTS / f"{(lang_prefix or 'zh/').rstrip('/')}-{PAGE.rstrip('/')}.png"),
+        full_page=True,
+    )
+    assert page.foreign == [], f"requests to other hosts: {page.foreign}"
+
+
+@pytest.mark.parametrize("start, target, hreflang", [("", "en/", "en"), ("en/", "", "zh")])
+def test_language_switch_lands_on_the_counterpart_page(page, base_url, start, target, hreflang):
+    page.goto(base_url + start + PAGE)
+    page.hover(".md-header__option .md-select")
+    page.click(f"a.md-select__link[hreflang={hreflang}]")
+    page.wait_for_load_state()
+    assert page.url == base_url + target + PAGE
+    assert page.foreign == []
+
+
+@pytest.mark.parametrize("lang_prefix, query", [("", "方差"), ("en/", "variance")])
+def test_search_finds_the_page(page, base_url, lang_prefix, query):
+    page.goto(base_url + lang_prefix)
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill(query)
+    box.press("End")  # fill() alone does not fire the keyup that triggers search
+    hits = page.locator(".md-search-result__item a")
+    hits.first.wait_for(timeout=15_000)
+    hrefs = [hits.nth(i).get_attribute("href") for i in range(hits.count())]
+    assert any(PAGE in h for h in hrefs), f"{query!r} did not find {PAGE}: {hrefs}"
+    assert page.foreign == []
+
+
+def test_screenshots_were_saved():
+    # Runs after the rendering tests (file order): a person looks at these PNGs.
+    assert shutil.which(CHROMIUM)
+    assert len(list(SHOTS.glob("*.png"))) >= 2
