@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*(?P<info>.*?)\s*$")
-MARKER = re.compile(r"^\s*<!--\s*pytest-codeblocks:(?P<kw>[\w-]+)")
+MARKER = re.compile(r"^\s*<!--\s*pytest-codeblocks:\s*(?P<kw>[a-z]+(?:-[a-z]+)*)")
 # Languages a fence may declare. python runs; the others say what they are and do not run.
 SHOWN_NOT_RUN = {
     "text",
@@ -157,18 +157,23 @@ def python_blocks(path: Path) -> list[DocBlock]:
 
 def run_block(block: DocBlock) -> str:
     """Execute a block as a script and return what it printed."""
-    name = f"{block.path.relative_to(ROOT)}:{block.lineno}"
+    name = f"{display(block.path)}:{block.lineno}"
     buf = io.StringIO()
     with _cwd(ROOT), contextlib.redirect_stdout(buf):
         exec(compile(block.code, name, "exec"), {"__name__": "__main__", "__file__": name})
     return buf.getvalue()
 
 
+def display(path: Path) -> str:
+    """A path as a person would type it from the repository root."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def audit(path: Path, run_linenos: set[int]) -> list[str]:
     """Problems with the fences of a page: unknown languages and python blocks nobody runs."""
     problems = []
     for f in scan_fences(path.read_text(encoding="utf-8")):
-        where = f"{path.relative_to(ROOT)}:{f.lineno}"
+        where = f"{display(path)}:{f.lineno}"
         if not f.fence.startswith("`"):
             problems.append(f"{where}: use a backtick fence, not {f.fence!r}")
         if f.lang not in LANGS:

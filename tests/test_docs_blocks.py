@@ -1,0 +1,58 @@
+"""The docs collector sees what pytest-codeblocks alone would silently skip."""
+
+import textwrap
+
+import pytest
+
+from tests import docs_blocks
+
+
+def page(tmp_path, text):
+    path = tmp_path / "probe.md"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path, docs_blocks.python_blocks(path), docs_blocks.audit(path, set())
+
+
+def test_fences_with_attributes_are_collected(tmp_path):
+    _, blocks, _ = page(tmp_path, '```python title="x.py" linenums="1"\nprint(1)\n```\n')
+    assert [b.code for b in blocks] == ["print(1)\n"]
+
+
+def test_snippet_includes_are_expanded_and_main_runs(tmp_path):
+    _, blocks, _ = page(tmp_path, '```python\n--8<-- "snippets/variance.py"\n```\n')
+    assert "def dot_products" in blocks[0].code
+    assert "sqrt(d_k)= 32.00" in docs_blocks.run_block(blocks[0])
+
+
+def test_missing_snippet_is_an_error(tmp_path):
+    with pytest.raises(Exception, match=r"gone\.py"):
+        page(tmp_path, '```python\n--8<-- "snippets/gone.py"\n```\n')
+
+
+def test_blank_lines_inside_indented_fences_are_kept(tmp_path):
+    text = (
+        '=== "Tab"\n\n    ```python\n    s = """a\n\n    b"""\n    print(s.count("\\n"))\n    ```\n'
+    )
+    _, blocks, _ = page(tmp_path, text)
+    assert docs_blocks.run_block(blocks[0]) == "2\n"
+
+
+def test_audit_flags_unrun_and_unnamed_fences(tmp_path):
+    text = (
+        "```py\nx = 1\n```\n\n~~~python\ny = 2\n~~~\n\n```\nplain\n```\n\n```python\nz = 3\n```\n"
+    )
+    _, _, problems = page(tmp_path, text)
+    joined = "\n".join(problems)
+    assert "'py' is not one of" in joined and "write `python`" in joined
+    assert "backtick fence" in joined
+    assert "'' is not one of" in joined
+    assert "python block is not run" in joined  # the audit was given no run blocks
+
+
+def test_expected_output_must_be_text(tmp_path):
+    text = (
+        "```python\nprint(1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```python\n1\n```\n"
+    )
+    _, blocks, problems = page(tmp_path, text)
+    assert blocks[0].expected_output == "1\n"
+    assert any("expected-output block must be `text`" in p for p in problems)
