@@ -1,0 +1,1 @@
+"""Benchmarks: python -m bench.cpu (any machine), python -m bench.gpu (one CUDA GPU)."""

@@ -1,0 +1,1 @@
+"""Attention kernels with one calling convention: (batch, heads, seq, d), causal=, scale=."""

@@ -1,0 +1,203 @@
+# --8<-- [start:header]
+"""Online softmax, and FlashAttention-2 (forward and backward) written tile by tile in PyTorch.
+
+Online softmax keeps a running maximum m and a running sum l of exp(x - m). When a new
+block raises the maximum from m_old to m_new, the sum so far is rescaled:
+
+    l = l * exp(m_old - m_new) + sum(exp(x_block - m_new))
+
+The attention forward applies this per query row to tiles of S = Q K^T * scale, so only
+block_q x block_k tiles exist at any time, never the (N_q, N_k) matrix. It saves
+lse = m_i + log(l_i) per row; the backward recomputes each tile P = exp(S - lse) from it
+(FlashAttention-2): D_i = rowsum(dO * O), dV += P^T dO, dP = dO V^T, dS = P * (dP - D),
+dQ += dS K * scale, dK += dS^T Q * scale.
+
+Like the Triton kernel, the tiles use exp2: the scale is multiplied by log2(e) once, m_i and
+l_i are kept in base 2, and lse is converted back to natural log (on CPU, torch.exp2 is
+about 3x faster than torch.exp).
+
+Causal (query i sees keys j <= i, top-left aligned as in SDPA): tiles entirely above the
+diagonal are skipped, tiles entirely below it run unmasked, only diagonal tiles are masked.
+Tiles are computed in float32 (float64 for float64 inputs); lse is returned in that dtype.
+"""
+
+# ruff: noqa: E741  (names mirror the math: O, l)
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import torch
+
+from snippets.kernels._checks import check_attention_inputs, check_block_size
+
+LOG2E = 1.4426950408889634  # = 1/ln(2)
+LN2 = 0.6931471805599453  # = ln(2)
+
+
+# --8<-- [end:header]
+# --8<-- [start:online_softmax]
+def online_softmax(x: torch.Tensor, block: int = 4) -> torch.Tensor:
+    """Softmax of a 1-D vector, with its max and normaliser found in one pass over blocks."""
+    if not isinstance(x, torch.Tensor) or x.dim() != 1 or x.numel() == 0:
+        raise ValueError("x must be a non-empty 1-D tensor")
+    if not x.is_floating_point():
+        raise TypeError(f"x must have a floating dtype, got {x.dtype}")
+    block = check_block_size("block", block)
+    m = torch.tensor(float("-inf"), dtype=x.dtype)  # running maximum
+    l = torch.tensor(0.0, dtype=x.dtype)  # running sum of exp(x - m)
+    for x_block in x.split(block):
+        m_new = torch.maximum(m, x_block.max())
+        l = l * torch.exp(m - m_new) + torch.exp(x_block - m_new).sum()
+        m = m_new
+    return torch.exp(x - m) / l  # the second (and last) pass: normalise
+
+
+# --8<-- [end:online_softmax]
+# --8<-- [start:tiles]
+def _key_blocks(
+    q0: int, q1: int, N_k: int, block_k: int, causal: bool
+) -> Iterator[tuple[int, int, bool]]:
+    """Key tiles that query rows [q0, q1) see: (k0, k1, needs_mask)."""
+    k_end = min(N_k, q1) if causal else N_k  # keys j >= q1 are above the diagonal: skipped
+    for k0 in range(0, k_end, block_k):
+        k1 = min(k0 + block_k, N_k)
+        yield k0, k1, causal and k1 - 1 > q0  # some key in the tile is after some query
+
+
+def _query_blocks(
+    k0: int, k1: int, N_q: int, block_q: int, causal: bool
+) -> Iterator[tuple[int, int, bool]]:
+    """Query tiles that see some key in [k0, k1): (q0, q1, needs_mask)."""
+    if causal and k0 >= N_q:  # keys after the last query are seen by no query
+        return
+    q_start = (k0 // block_q) * block_q if causal else 0  # earlier queries never see k0
+    for q0 in range(q_start, N_q, block_q):
+        q1 = min(q0 + block_q, N_q)
+        yield q0, q1, causal and k1 - 1 > q0
+
+
+def tile_schedule(
+    N_q: int, N_k: int, block_q: int, block_k: int, *, causal: bool
+) -> list[tuple[int, int, bool]]:
+    """The (q0, k0, needs_mask) tiles the forward visits, in order."""
+    return [
+        (q0, k0, masked)
+        for q0 in range(0, N_q, block_q)
+        for k0, _, masked in _key_blocks(q0, min(q0 + block_q, N_q), N_k, block_k, causal)
+    ]
+
+
+def _mask_above_diagonal(S: torch.Tensor, q0: int, k0: int) -> torch.Tensor:
+    """Set S[..., i, j] = -inf where key k0 + j comes after query q0 + i (in place)."""
+    i = torch.arange(q0, q0 + S.shape[-2], device=S.device)[:, None]  # (bq, 1)
+    j = torch.arange(k0, k0 + S.shape[-1], device=S.device)[None, :]  # (1, bk)
+    return S.masked_fill_(j > i, float("-inf"))  # (B, H, bq, bk)
+
+
+def _acc_dtype(dtype: torch.dtype) -> torch.dtype:
+    return torch.float64 if dtype == torch.float64 else torch.float32
+
+
+# --8<-- [end:tiles]
+# --8<-- [start:forward]
+def _forward(Q, K, V, causal: bool, scale: float, block_q: int, block_k: int):
+    B, H, N_q, _ = Q.shape
+    N_k = K.shape[-2]
+    acc = _acc_dtype(Q.dtype)
+    qk_scale = scale * LOG2E  # base-2 logits: exp(x) = exp2(x * LOG2E), and exp2 is cheaper
+    O = torch.empty_like(Q)  # (B, H, N_q, d)
+    lse = torch.empty(B, H, N_q, dtype=acc, device=Q.device)  # (B, H, N_q)
+    for q0 in range(0, N_q, block_q):
+        q1 = min(q0 + block_q, N_q)
+        Q_i = Q[:, :, q0:q1].to(acc) * qk_scale  # (B, H, bq, d)  scale folded in once
+        m_i = torch.full((B, H, q1 - q0), float("-inf"), dtype=acc, device=Q.device)
+        l_i = torch.zeros_like(m_i)  # (B, H, bq)
+        O_i = torch.zeros_like(Q_i)  # (B, H, bq, d)  unnormalised output
+        for k0, k1, masked in _key_blocks(q0, q1, N_k, block_k, causal):
+            K_j, V_j = K[:, :, k0:k1].to(acc), V[:, :, k0:k1].to(acc)  # (B, H, bk, d)
+            S = Q_i @ K_j.transpose(-2, -1)  # (B, H, bq, bk)  logits / ln 2
+            if masked:
+                _mask_above_diagonal(S, q0, k0)
+            m_new = torch.maximum(m_i, S.amax(dim=-1))  # (B, H, bq)  finite: key 0 comes first
+            alpha = torch.exp2(m_i - m_new)  # (B, H, bq)  rescales what was summed so far
+            P = S.sub_(m_new[..., None]).exp2_()  # (B, H, bq, bk)  in place: S is done
+            l_i = l_i * alpha + P.sum(dim=-1)  # (B, H, bq)
+            O_i = O_i * alpha[..., None] + P @ V_j  # (B, H, bq, d)
+            m_i = m_new
+        O[:, :, q0:q1] = O_i / l_i[..., None]  # (B, H, bq, d)
+        lse[:, :, q0:q1] = (m_i + torch.log2(l_i)) * LN2  # (B, H, bq)  back to natural log
+    return O, lse
+
+
+# --8<-- [end:forward]
+# --8<-- [start:backward]
+def _backward(Q, K, V, O, lse, dO, dlse, causal: bool, scale: float, block_q, block_k):
+    N_q, N_k = Q.shape[-2], K.shape[-2]
+    acc = lse.dtype
+    qk_scale, lse2 = scale * LOG2E, lse * LOG2E  # base 2, as in the forward
+    # D_i = rowsum(dO * O); a gradient on lse adds P * dlse to dS, i.e. subtracts it from D.
+    D = (dO.to(acc) * O.to(acc)).sum(dim=-1)  # (B, H, N_q)
+    if dlse is not None:
+        D = D - dlse.to(acc)
+    dQ = torch.zeros(Q.shape, dtype=acc, device=Q.device)  # (B, H, N_q, d)
+    dK = torch.empty(K.shape, dtype=acc, device=Q.device)  # (B, H, N_k, d)
+    dV = torch.empty(V.shape, dtype=acc, device=Q.device)  # (B, H, N_k, d)
+    for k0 in range(0, N_k, block_k):
+        k1 = min(k0 + block_k, N_k)
+        K_j, V_j = K[:, :, k0:k1].to(acc), V[:, :, k0:k1].to(acc)  # (B, H, bk, d)
+        dK_j, dV_j = torch.zeros_like(K_j), torch.zeros_like(V_j)
+        for q0, q1, masked in _query_blocks(k0, k1, N_q, block_q, causal):
+            Q_i, dO_i = Q[:, :, q0:q1].to(acc), dO[:, :, q0:q1].to(acc)  # (B, H, bq, d)
+            S = (Q_i * qk_scale) @ K_j.transpose(-2, -1)  # (B, H, bq, bk)  logits / ln 2
+            if masked:
+                _mask_above_diagonal(S, q0, k0)
+            P = torch.exp2(S - lse2[:, :, q0:q1, None])  # (B, H, bq, bk)  recomputed, normalised
+            dV_j += P.transpose(-2, -1) @ dO_i  # (B, H, bk, d)
+            dP = dO_i @ V_j.transpose(-2, -1)  # (B, H, bq, bk)
+            dS = P * (dP - D[:, :, q0:q1, None])  # (B, H, bq, bk)
+            dQ[:, :, q0:q1] += (dS @ K_j) * scale  # (B, H, bq, d)
+            dK_j += (dS.transpose(-2, -1) @ Q_i) * scale  # (B, H, bk, d)
+        dK[:, :, k0:k1], dV[:, :, k0:k1] = dK_j, dV_j
+    return dQ.to(Q.dtype), dK.to(K.dtype), dV.to(V.dtype)
+
+
+# --8<-- [end:backward]
+# --8<-- [start:autograd]
+class _TiledAttention(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, Q, K, V, causal, scale, block_q, block_k):
+        O, lse = _forward(Q, K, V, causal, scale, block_q, block_k)
+        ctx.save_for_backward(Q, K, V, O, lse)
+        ctx.args = (causal, scale, block_q, block_k)
+        ctx.set_materialize_grads(False)
+        return O, lse
+
+    @staticmethod
+    def backward(ctx, dO, dlse):
+        Q, K, V, O, lse = ctx.saved_tensors
+        if dO is None:
+            dO = torch.zeros_like(O)
+        dQ, dK, dV = _backward(Q, K, V, O, lse, dO, dlse, *ctx.args)
+        return dQ, dK, dV, None, None, None, None
+
+
+def attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    *,
+    causal: bool = False,
+    scale: float | None = None,
+    block_q: int = 64,
+    block_k: int = 64,
+    return_lse: bool = False,
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+    """Tiled FlashAttention-2 forward (and backward) in PyTorch; same result as softmax(QK^T)V."""
+    scale = check_attention_inputs(q, k, v, causal=causal, scale=scale)
+    block_q = check_block_size("block_q", block_q)
+    block_k = check_block_size("block_k", block_k)
+    O, lse = _TiledAttention.apply(q, k, v, causal, scale, block_q, block_k)
+    return (O, lse) if return_lse else O
+
+
+# --8<-- [end:autograd]

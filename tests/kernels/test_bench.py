@@ -1,0 +1,124 @@
+"""The benchmarks: bench.cpu runs end to end (--quick); bench.gpu's pure helpers are right."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from bench import cpu, gpu
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_cpu_benchmark_quick_run_writes_every_measurement(tmp_path):
+    out = tmp_path / "cpu.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.cpu", "--quick", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out.read_text())
+    assert {"date", "machine", "settings", "results", "targets"} <= report.keys()
+    assert report["machine"]["cores"] >= 1 and report["machine"]["torch"] == torch.__version__
+    assert [(r["N"], r["heads"]) for r in report["results"]] == cpu.QUICK_CONFIGS
+    for r in report["results"]:
+        assert set(r["contenders"]) == set(cpu.CONTENDERS)
+        for c in r["contenders"].values():
+            assert len(c["times_s"]) == r["rounds"] and c["median_s"] > 0
+    assert r["contenders"]["sdpa"]["ratio_to_sdpa"] == 1.0
+    assert "x SDPA" in proc.stdout and "tiled" in proc.stdout
+
+
+def test_reference_memory_model_counts_three_score_matrices():
+    # 3 x 8 heads x 16384^2 x 4 bytes: the case the benchmark runs head by head
+    assert cpu.reference_peak_bytes(1, 8, 16384, 16384) == 24 * 2**30
+
+
+def test_cpu_benchmark_targets_are_judged_from_the_measurements():
+    def row(N, H, ratio, tiled_peak, ref_peak, note=None):
+        return {
+            "N": N,
+            "heads": H,
+            "contenders": {
+                "tiled": {"ratio_to_sdpa": ratio, "peak_bytes_above_inputs": tiled_peak},
+                "reference": {"peak_bytes_above_inputs": ref_peak, "note": note},
+            },
+        }
+
+    targets = cpu._targets(
+        [row(4096, 1, 1.1, 10, 1000), row(16384, 1, 1.3, 10, 1000), row(16384, 8, 1.0, 9, 9, "x")]
+    )
+    time_target = targets["tiled_time_le_1.25x_sdpa_at_N_ge_4096"]
+    assert time_target["met"] is False and time_target["values"]["N=16384,H=1"] == 1.3
+    memory_target = targets["tiled_memory_le_2pct_of_reference_at_N_16384"]
+    assert memory_target["met"] is True and memory_target["values"] == {"N=16384,H=1": 0.01}
+    assert memory_target["not_evaluated"]  # H=8 ran the reference head by head
+
+
+def test_causal_pairs_counts_the_lower_triangle_top_left_aligned():
+    for N_q, N_k in [(1, 1), (4, 4), (3, 7), (7, 3), (128, 64)]:
+        want = int(torch.ones(N_q, N_k).tril().sum())
+        assert gpu.causal_pairs(N_q, N_k) == want
+
+
+def test_attention_flops_follow_the_matmul_count():
+    # forward: 4 * B * H * N^2 * d; backward 2.5x that; causal computes N(N+1)/2 pairs
+    assert gpu.attention_flops(2, 3, 128, 128, 64, causal=False, mode="fwd") == 4 * 6 * 128**2 * 64
+    fwd = gpu.attention_flops(1, 1, 1024, 1024, 64, causal=True, mode="fwd")
+    assert fwd == 4 * 1024 * 1025 // 2 * 64
+    assert gpu.attention_flops(1, 1, 1024, 1024, 64, causal=True, mode="fwd+bwd") == 3.5 * fwd
+    with pytest.raises(ValueError, match="mode"):
+        gpu.attention_flops(1, 1, 8, 8, 16, causal=False, mode="bwd")
+
+
+def test_tflops_converts_milliseconds():
+    assert gpu.tflops(2e12, 1000.0) == pytest.approx(2.0)
+    assert gpu.tflops(1e9, 1.0) == pytest.approx(1.0)
+
+
+def test_gpu_sweep_keeps_tokens_and_width_fixed():
+    configs = gpu.sweep()
+    assert len(configs) == len(gpu.SEQ_LENS) * len(gpu.HEAD_DIMS) * len(gpu.DTYPES) * 2
+    for c in configs:
+        assert c["batch"] * c["N"] == gpu.TOKENS and c["heads"] * c["d"] == gpu.WIDTH
+    assert {c["N"] for c in gpu.sweep(quick=True)} == {1024, 4096}
+
+
+def test_gpu_table_shows_numbers_and_reasons():
+    rows = [
+        {
+            "dtype": "bfloat16",
+            "d": 64,
+            "causal": True,
+            "N": 1024,
+            "mode": "fwd",
+            "provider": "triton",
+            "status": "ok",
+            "tflops": 123.456,
+        },
+        {
+            "dtype": "float16",
+            "d": 128,
+            "causal": False,
+            "N": 2048,
+            "mode": "fwd+bwd",
+            "provider": "sdpa-cudnn",
+            "status": "unsupported: no kernel",
+        },
+    ]
+    table = gpu.format_table(rows)
+    assert "123.5" in table and "unsupported: no kernel" in table
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-CUDA message")
+def test_gpu_benchmark_exits_with_a_clear_message_without_cuda():
+    with pytest.raises(SystemExit, match=r"needs a CUDA GPU.*python -m bench\.cpu"):
+        gpu.main([])
