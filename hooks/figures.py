@@ -1,35 +1,25 @@
 """Draw the figures of snippets/figures/ at build time into .cache/figures and add them to the site.
 
 The cache sits outside docs/ so `mkdocs serve` does not rebuild in a loop; file names carry a
-hash of every source under snippets/, so an edit redraws and an unchanged tree reuses them.
+hash of every source under snippets/ (code and cached data), so an edit redraws and an
+unchanged tree reuses them.
 """
 
-import hashlib
 from pathlib import Path
 
 from _i18n import current_language
+from _sources import BENCH_RESULTS, ROOT, SOURCES, source_hash
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 from snippets.figures import FIGURES, render_svg
 
-ROOT = Path(__file__).resolve().parent.parent
-
 CACHE = ROOT / ".cache" / "figures"
-SOURCES = ROOT / "snippets"
-
-
-def _source_hash() -> str:
-    h = hashlib.sha256()
-    for path in sorted(SOURCES.rglob("*.py")):
-        h.update(path.relative_to(ROOT).as_posix().encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
 
 
 def figure_path(name: str, lang: str) -> Path:
     """Draw figure `name` in `lang` unless the cache already has it for these sources."""
-    path = CACHE / _source_hash() / f"{name}.{lang}.svg"
+    path = CACHE / source_hash() / f"{name}.{lang}.svg"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
@@ -51,4 +41,5 @@ def on_files(files: Files, config) -> Files:
 
 def on_serve(server, config, builder):
     server.watch(str(SOURCES))
+    server.watch(str(BENCH_RESULTS))
     return server

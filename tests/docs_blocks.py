@@ -9,6 +9,7 @@ runs each block as `__main__`, and audits the fences so that no python block goe
 
 import contextlib
 import io
+import linecache
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,28 +137,58 @@ class DocBlock:
     expected_output: str | None
     ignore_whitespace: bool
     marks: list[str]
+    also_runs: tuple[int, ...] = ()  # later fences whose code was merged into this block
+
+
+SECTION_INCLUDE = re.compile(r'^\s*--8<--\s+"([^":]+):[\w-]+"\s*$')
+
+
+def _section_file(code: str) -> str | None:
+    """The file a fence includes sections of, if it includes nothing but sections of one file."""
+    files = {
+        m.group(1) if (m := SECTION_INCLUDE.match(line)) else None
+        for line in code.splitlines()
+        if line.strip()
+    }
+    return files.pop() if len(files) == 1 and None not in files else None
 
 
 def python_blocks(path: Path) -> list[DocBlock]:
-    """The python blocks pytest-codeblocks finds in the normalised page, includes expanded."""
+    """The python blocks pytest-codeblocks finds in the normalised page, includes expanded.
+
+    Fences that only include sections (`--8<-- "file.py:name"`) of one file are run together,
+    in page order, as one module: a page can walk through a file section by section, with
+    prose and demos in between, and the whole of what it shows still runs.
+    """
     text = normalise(path.read_text(encoding="utf-8"))
-    return [
-        DocBlock(
-            path,
-            b.lineno,
-            expand_snippets(b.code),
-            b.expected_output,
-            b.expected_output_ignore_whitespace,
-            list(b.marks) + ([f"importorskip({b.importorskip})"] if b.importorskip else []),
+    blocks: list[DocBlock] = []
+    first_of: dict[str, DocBlock] = {}
+    for b in extract_from_buffer(io.StringIO(text)):
+        if b.syntax != "python":
+            continue
+        marks = list(b.marks) + ([f"importorskip({b.importorskip})"] if b.importorskip else [])
+        block = DocBlock(
+            path, b.lineno, b.code, b.expected_output, b.expected_output_ignore_whitespace, marks
         )
-        for b in extract_from_buffer(io.StringIO(text))
-        if b.syntax == "python"
-    ]
+        section_file = _section_file(b.code)
+        if section_file in first_of:
+            head = first_of[section_file]
+            head.code += b.code
+            head.also_runs += (b.lineno,)
+            continue
+        if section_file:
+            first_of[section_file] = block
+        blocks.append(block)
+    for block in blocks:
+        block.code = expand_snippets(block.code)
+    return blocks
 
 
 def run_block(block: DocBlock) -> str:
     """Execute a block as a script and return what it printed."""
     name = f"{display(block.path)}:{block.lineno}"
+    # Register the source so tracebacks show it and inspect.getsource works (triton.jit needs it).
+    linecache.cache[name] = (len(block.code), None, block.code.splitlines(keepends=True), name)
     buf = io.StringIO()
     with _cwd(ROOT), contextlib.redirect_stdout(buf):
         exec(compile(block.code, name, "exec"), {"__name__": "__main__", "__file__": name})

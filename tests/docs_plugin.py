@@ -24,9 +24,8 @@ class DocsPage(pytest.File):
         blocks = docs_blocks.python_blocks(self.path)
         for block in blocks:
             yield DocsBlockItem.from_parent(self, name=f"line {block.lineno}", block=block)
-        yield FenceAuditItem.from_parent(
-            self, name="fence audit", run_linenos={b.lineno for b in blocks}
-        )
+        run = {n for b in blocks for n in (b.lineno, *b.also_runs)}
+        yield FenceAuditItem.from_parent(self, name="fence audit", run_linenos=run)
 
 
 class DocsBlockItem(pytest.Item):

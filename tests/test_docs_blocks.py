@@ -56,3 +56,14 @@ def test_expected_output_must_be_text(tmp_path):
     _, blocks, problems = page(tmp_path, text)
     assert blocks[0].expected_output == "1\n"
     assert any("expected-output block must be `text`" in p for p in problems)
+
+
+def test_section_includes_of_one_file_run_together_as_one_module(tmp_path):
+    head = '```python\n--8<-- "snippets/kernels/online_softmax.py:header"\n```\n\n'
+    demo = "```python\nprint(1)\n```\n\n"
+    body = '```python\n--8<-- "snippets/kernels/online_softmax.py:online_softmax"\n```\n'
+    _, blocks, _ = page(tmp_path, head + demo + body)
+    assert [b.lineno for b in blocks] == [1, 5]
+    assert blocks[0].also_runs == (9,)
+    assert "from __future__" in blocks[0].code and "def online_softmax" in blocks[0].code
+    docs_blocks.run_block(blocks[0])  # header + section: a module that imports and defines
