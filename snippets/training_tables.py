@@ -1,0 +1,117 @@
+"""Tables and values for the training page, computed from the cached runs when the site is built."""
+
+from collections.abc import Callable
+
+from snippets import training
+
+SCALE_NAMES = {
+    "zh": {"sqrt": r"除以 $\sqrt{d_k}$", "none": "不缩放", "d": "除以 $d_k$"},
+    "en": {"sqrt": r"divide by $\sqrt{d_k}$", "none": "unscaled", "d": "divide by $d_k$"},
+}
+
+SETUP_ROWS = {
+    "zh": (
+        ("d_model", r"$d_\text{model}$（嵌入维度）"),
+        ("d_ks", "$d_k$"),
+        ("n_pairs", "每个序列的（键，值）对数"),
+        ("n_keys", "键的词表大小"),
+        ("n_values", "值的词表大小"),
+        ("batch", "批大小"),
+        ("steps", "训练步数"),
+        ("eval_every", "每隔多少步在留出集上评估"),
+        ("n_eval", "留出集序列数"),
+        ("lrs", "学习率"),
+        ("seeds", "随机种子"),
+        ("betas", r"Adam 的 $(\beta_1, \beta_2)$"),
+    ),
+    "en": (
+        ("d_model", r"$d_\text{model}$ (embedding width)"),
+        ("d_ks", "$d_k$"),
+        ("n_pairs", "(key, value) pairs per sequence"),
+        ("n_keys", "key vocabulary"),
+        ("n_values", "value vocabulary"),
+        ("batch", "batch size"),
+        ("steps", "training steps"),
+        ("eval_every", "evaluated on the held-out set every … steps"),
+        ("n_eval", "held-out sequences"),
+        ("lrs", "learning rates"),
+        ("seeds", "seeds"),
+        ("betas", r"Adam's $(\beta_1, \beta_2)$"),
+    ),
+}
+
+HEADERS = {
+    "setup": {"zh": ("设置", "取值"), "en": ("setting", "value")},
+    "results": {
+        "zh": ("$d_k$", "logit 缩放", "学习率 {lr:g}"),
+        "en": ("$d_k$", "scale", "lr {lr:g}"),
+    },
+}
+
+
+def _value(value) -> str:
+    if isinstance(value, list | tuple):
+        return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in value)
+    return str(value)
+
+
+def training_setup(lang: str) -> str:
+    """The configuration of the cached sweep as a two-column Markdown table."""
+    cfg = training.load()["config"]
+    lines = ["| " + " | ".join(HEADERS["setup"][lang]) + " |", "|---|---|"]
+    lines += [f"| {label} | {_value(cfg[key])} |" for key, label in SETUP_ROWS[lang]]
+    return "\n".join(lines)
+
+
+def training_table(lang: str) -> str:
+    """Per (d_k, scale) and learning rate: steps to the threshold (slowest seed), final accuracy.
+
+    The fastest learning rate of each row is in bold; — means some seed never got there.
+    """
+    runs, cfg = training.load()["runs"], training.CONFIG
+    first, second, per_lr = HEADERS["results"][lang]
+    lines = [
+        "| " + " | ".join([first, second, *(per_lr.format(lr=lr) for lr in cfg.lrs)]) + " |",
+        "|---:|---|" + "---:|" * len(cfg.lrs),
+    ]
+    for d_k in cfg.d_ks:
+        for scale in cfg.scales:
+            best = training.best_lr(runs, d_k, scale)
+            cells = []
+            for lr in cfg.lrs:
+                same = training.select(runs, d_k=d_k, scale=scale, lr=lr)
+                steps = training.slowest_steps_to(same)
+                cell = f"{'—' if steps is None else steps} ({training.final_accuracy(same):.2f})"
+                cells.append(f"**{cell}**" if lr == best and steps is not None else cell)
+            lines.append(f"| {d_k} | {SCALE_NAMES[lang][scale]} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def training_threshold(lang: str) -> str:
+    """The held-out accuracy that counts as learned, in percent (for prose, not math)."""
+    return f"{training.THRESHOLD:.0%}"
+
+
+def training_provenance(lang: str) -> str:
+    """When, where and with what the cached runs were measured, as a sentence fragment."""
+    meta = training.load()
+    n, secs, m, v = len(meta["runs"]), meta["seconds"], meta["machine"], meta["versions"]
+    if lang == "zh":
+        return (
+            f"{meta['date']} 在一台 {m['cpu_count']} 核 {m['processor']} 机器上测得"
+            f"（{m['torch_threads']} 个线程，PyTorch {v['torch']}，Python {v['python']}），"
+            f"{n} 次训练共用 {secs} 秒"
+        )
+    return (
+        f"measured on {meta['date']} on a {m['cpu_count']}-core {m['processor']} machine "
+        f"({m['torch_threads']} thread, PyTorch {v['torch']}, Python {v['python']}): "
+        f"{n} runs in {secs} s"
+    )
+
+
+COMPUTED: dict[str, Callable[[str], str]] = {
+    "training_setup": training_setup,
+    "training_table": training_table,
+    "training_threshold": training_threshold,
+    "training_provenance": training_provenance,
+}

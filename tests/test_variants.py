@@ -1,0 +1,121 @@
+"""The Variants page's claims: √d_model, 1/d, soft-capping, and the scale split between Q and K."""
+
+import math
+
+import pytest
+import torch
+
+from snippets import computed, derivation_tables, softcap
+from snippets.figures import softcap as softcap_figure
+
+CAPS = [30.0, 50.0]
+
+
+# --- √d_k or √d_model -----------------------------------------------------------------------
+
+
+def test_dividing_by_sqrt_d_model_gives_std_one_over_sqrt_h():
+    for h, d_model, by_dk, by_dm, predicted in derivation_tables.dmodel_rows():
+        assert d_model == h * derivation_tables.DMODEL_D_K
+        assert predicted == 1 / math.sqrt(h)
+        assert by_dk == pytest.approx(1.0, rel=0.03)
+        assert by_dm == pytest.approx(predicted, rel=0.03)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_dmodel_table_has_a_row_per_head_count(lang):
+    lines = computed.render("dmodel_table", lang).splitlines()
+    assert len(lines) == 2 + len(derivation_tables.DMODEL_HEADS)
+
+
+# --- 1/d (μP) -------------------------------------------------------------------------------
+
+
+def test_mup_readme_factor_8_over_d_equals_one_over_sqrt_d_at_64():
+    assert 8 / 64 == 1 / math.sqrt(64)
+
+
+def test_correlated_queries_and_keys_grow_like_d_so_one_over_d_keeps_them_bounded():
+    gen = torch.Generator().manual_seed(0)
+    for d in (64, 1024):
+        q = torch.randn(2000, d, generator=gen, dtype=torch.float64)
+        k = 0.5 * q + math.sqrt(0.75) * torch.randn(2000, d, generator=gen, dtype=torch.float64)
+        s = (q * k).sum(-1)
+        assert (s / d).mean().item() == pytest.approx(0.5, abs=0.02)
+        assert (s / math.sqrt(d)).mean().item() == pytest.approx(0.5 * math.sqrt(d), rel=0.05)
+
+
+# --- Soft-capping ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cap", CAPS)
+def test_softcap_is_bounded_by_the_cap(cap):
+    x = torch.linspace(-1e4, 1e4, 20_001, dtype=torch.float64)
+    y = softcap.softcap(x, cap)
+    assert (y.abs() <= cap).all()  # in floating point tanh can round to exactly 1
+    moderate = x.abs() <= 5 * cap
+    assert (y[moderate].abs() < cap).all()
+
+
+@pytest.mark.parametrize("cap", CAPS)
+def test_softcap_is_odd(cap):
+    x = torch.linspace(0, 300, 301, dtype=torch.float64)
+    assert torch.equal(softcap.softcap(-x, cap), -softcap.softcap(x, cap))
+
+
+@pytest.mark.parametrize("cap", CAPS)
+def test_softcap_is_the_identity_up_to_third_order_near_zero(cap):
+    x = torch.linspace(-1, 1, 201, dtype=torch.float64)
+    error = (softcap.softcap(x, cap) - x).abs()
+    assert (error <= x.abs() ** 3 / (3 * cap**2) + 1e-15).all()
+
+
+@pytest.mark.parametrize("cap", CAPS)
+def test_softcap_gradient_is_one_minus_tanh_squared_and_matches_autograd(cap):
+    x = torch.linspace(-4 * cap, 4 * cap, 401, dtype=torch.float64, requires_grad=True)
+    (g,) = torch.autograd.grad(softcap.softcap(x, cap).sum(), x)
+    assert torch.allclose(g, softcap.softcap_grad(x.detach(), cap), rtol=1e-12, atol=1e-15)
+    assert softcap.softcap_grad(torch.tensor(0.0), cap).item() == 1.0
+    at_cap = softcap.softcap_grad(torch.tensor(cap, dtype=torch.float64), cap).item()
+    assert at_cap == pytest.approx(1 - math.tanh(1) ** 2)
+    assert softcap.softcap_grad(torch.tensor(3 * cap), cap).item() < 0.01
+
+
+def test_softcap_rejects_a_non_positive_cap():
+    with pytest.raises(ValueError, match="cap"):
+        softcap.softcap(torch.zeros(3), 0.0)
+
+
+def test_softcap_figure_data_is_bounded_odd_and_has_unit_slope_at_zero():
+    d = softcap_figure.data()
+    x = d["x"]
+    assert sorted(d["caps"]) == CAPS
+    for cap, curve in d["caps"].items():
+        y, g = curve["y"], curve["grad"]
+        assert (abs(y) < cap).all()
+        assert (abs(y + y[::-1]) < 1e-12).all()  # x is symmetric about 0
+        assert g.max() == pytest.approx(1.0) and x[g.argmax()] == pytest.approx(0.0, abs=1e-9)
+        assert (g > 0).all() and (g <= 1).all()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_softcap_table_lists_each_x_with_values_below_the_caps(lang):
+    lines = computed.render("softcap_table", lang).splitlines()
+    assert len(lines) == 2 + len(derivation_tables.SOFTCAP_XS)
+    for line in lines[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert float(cells[1]) < 30 and float(cells[3]) < 50
+
+
+# --- Splitting the scale between Q and K ----------------------------------------------------
+
+
+def test_scaling_before_the_product_avoids_a_float16_overflow_that_scaling_after_hits():
+    d_k = 128
+    q = torch.full((1, d_k), 24.0, dtype=torch.float16)
+    s = 1 / math.sqrt(d_k)
+    exact = 24.0 * 24.0 * d_k
+    assert exact > torch.finfo(torch.float16).max > exact * s
+    assert torch.isinf((q @ q.T) * s).all()
+    assert torch.isfinite((q * s) @ q.T).all()
+    assert torch.isfinite((q * math.sqrt(s)) @ (q * math.sqrt(s)).T).all()
