@@ -1,0 +1,149 @@
+"""Interview cards in headless Chromium: math renders, tags filter, the offline edition searches."""
+
+import functools
+import http.server
+import os
+import threading
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+from snippets import cards
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+if not Path(CHROMIUM).exists():
+    reason = f"{CHROMIUM} not found: install Debian's chromium and fonts-noto-cjk (.ci/run does)"
+    if os.environ.get("CI"):
+        pytest.fail(reason + " — browser tests may not be skipped in CI", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def base_url(built_site):
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def guarded_page(browser, allowed: tuple[str, ...]) -> Page:
+    """A page that refuses and records every request whose URL starts with none of `allowed`."""
+    pg = browser.new_page(viewport={"width": 1280, "height": 1400})
+    pg.foreign = []
+
+    def guard(route):
+        if route.request.url.startswith(allowed):
+            route.continue_()
+        else:
+            pg.foreign.append(route.request.url)
+            route.abort()
+
+    pg.route("**/*", guard)
+    return pg
+
+
+@pytest.fixture
+def page(browser, base_url):
+    pg = guarded_page(browser, (base_url,))
+    yield pg
+    pg.close()
+
+
+def wait_for_math(page: Page) -> None:
+    page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.evaluate("MathJax.startup.promise")
+
+
+@pytest.mark.parametrize("lang_prefix", ["", "en/"])
+def test_card_and_index_render_math_without_raw_tex(page, base_url, lang_prefix):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    lang = lang_prefix.rstrip("/") or "zh"
+    for path, shot, formulas in (
+        ("cards/why-scale/", "card-why-scale", 10),
+        ("cards/", "cards-index", 0),
+    ):
+        page.goto(base_url + lang_prefix + path)
+        wait_for_math(page)
+        text = page.locator("article").inner_text()
+        for raw in ("\\frac", "\\sqrt", "\\operatorname", "$$", "{{"):
+            assert raw not in text, f"{raw!r} visible on {path}"
+        assert page.locator("article mjx-container").count() >= formulas
+        page.screenshot(path=str(SHOTS / f"{lang}-{shot}.png"), full_page=(shot == "cards-index"))
+    assert page.foreign == []
+
+
+def test_follow_up_answers_are_collapsed_and_open_on_click(page, base_url):
+    page.goto(base_url + "en/cards/why-scale/")
+    first = page.locator("details.question").first
+    assert first.get_attribute("open") is None
+    first.locator("summary").click()
+    assert first.get_attribute("open") is not None
+
+
+@pytest.mark.parametrize("lang_prefix, lang", [("", "zh"), ("en/", "en")])
+def test_a_tag_on_a_card_leads_to_the_cards_with_that_tag(page, base_url, lang_prefix, lang):
+    page.goto(base_url + lang_prefix + "cards/soft-capping/")
+    label = cards.TAGS["soft-capping"][lang]
+    page.locator(".md-tag", has_text=label).first.click()
+    page.wait_for_load_state()
+    assert "/cards/#tag:" in page.url, page.url
+    anchor = unquote(page.url.split("#", 1)[1])
+    section = page.locator(f"[id='{anchor}']").locator("xpath=following-sibling::*[1]")
+    linked = section.locator("a").evaluate_all("links => links.map(a => a.href)")
+    assert any("cards/soft-capping/" in h for h in linked), linked
+
+
+@pytest.mark.parametrize(
+    "start, query, target",
+    [
+        ("index.html", "软截断", "cards/soft-capping.html"),
+        ("en/index.html", "soft-capping", "en/cards/soft-capping.html"),
+    ],
+)
+def test_offline_edition_finds_a_card_by_search_from_file(
+    browser, offline_site, start, query, target
+):
+    root = offline_site.as_uri() + "/"
+    pg = guarded_page(browser, ("file://", "data:", "blob:", "about:"))
+    pg.goto(root + start)
+    box = pg.locator("input.md-search__input")
+    box.click()
+    box.fill(query)
+    box.press("End")  # fill() alone does not fire the keyup that triggers search
+    hits = pg.locator(".md-search-result__item a")
+    hits.first.wait_for(timeout=15_000)
+    hrefs = [hits.nth(i).get_attribute("href") for i in range(hits.count())]
+    assert any(h.startswith(root + target) for h in hrefs), hrefs
+    pg.goto(root + target)
+    wait_for_math(pg)
+    assert pg.locator("article mjx-container").count() > 3
+    assert pg.foreign == [], f"the offline edition requested {pg.foreign}"
+    pg.close()
