@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell sha256sum requirements.txt | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help venv serve build test lint bench bench-gpu lock clean
+.PHONY: help venv serve build handbook test lint bench bench-gpu lock clean
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -28,6 +28,17 @@ serve: $(STAMP)  ## serve the site with live reload on http://127.0.0.1:8000
 build: $(STAMP)  ## build the static site into site/ (strict)
 	$(BIN)/mkdocs build --strict
 
+# The offline edition: the whole site with Material's offline plugin (file://, search included),
+# including the printable handbook cards/handbook.html, zipped. A separate build keeps `make build`
+# and the served site as they are.
+OFFLINE_SITE := .cache/offline/attention-verified
+handbook: $(STAMP)  ## offline edition (works from file://, with search) zipped into dist/
+	rm -rf $(OFFLINE_SITE) dist/attention-verified-offline.zip
+	OFFLINE=true $(BIN)/mkdocs build --strict --site-dir $(OFFLINE_SITE)
+	mkdir -p dist
+	$(BIN)/python -m zipfile -c dist/attention-verified-offline.zip $(OFFLINE_SITE)
+	@echo "dist/attention-verified-offline.zip: unzip it and open attention-verified/index.html"
+
 lint: $(STAMP)  ## ruff check and ruff format --check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -47,4 +58,4 @@ lock: $(STAMP)  ## re-resolve requirements.in into the full lock requirements.tx
 	  $(BIN)/python -m pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > requirements.txt
 
 clean:  ## remove the built site and caches (keeps .venv)
-	rm -rf site .cache test-output .pytest_cache .ruff_cache .hypothesis
+	rm -rf site dist .cache test-output .pytest_cache .ruff_cache .hypothesis

@@ -72,3 +72,36 @@ def render(name: str, lang: str) -> str:
         known = ", ".join(sorted(COMPUTED))
         raise KeyError(f"unknown computed value {{{{ {name} }}}}; known: {known}")
     return COMPUTED[name](lang)
+
+
+# --- Interview cards: the deck table, its relations and the handbook, from the front matter ---
+from snippets import cards_render  # noqa: E402
+
+COMPUTED.update(
+    {
+        "cards_table": cards_render.cards_table,
+        "cards_relations": cards_render.cards_relations,
+        "cards_handbook": lambda lang: cards_render.handbook(lang, render),
+    }
+)
+
+# --- Derivation pages (implementation, variants): overflow, scale placement, soft-capping ---
+from snippets import derivation_tables  # noqa: E402
+
+COMPUTED.update(derivation_tables.COMPUTED)
+
+# --- Training with and without the scale: setup, results and provenance of the cached runs ---
+from snippets import training_tables  # noqa: E402
+
+COMPUTED.update(training_tables.COMPUTED)
+
+# --- Kernel benchmarks: tables rendered from the committed results in bench/results/ ---
+from snippets import bench_report  # noqa: E402
+
+COMPUTED.update(
+    {
+        "bench_cpu_table": bench_report.cpu_table,
+        "bench_cpu_targets": bench_report.cpu_targets,
+        "bench_gpu_table": bench_report.gpu_table,
+    }
+)

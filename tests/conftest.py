@@ -39,9 +39,34 @@ def built_site(tmp_path_factory) -> Path:
 @pytest.fixture
 def project_copy(tmp_path) -> Path:
     """A scratch copy of what the build reads, to break on purpose (figure cache shared)."""
-    for name in ("docs", "hooks", "snippets"):
+    for name in ("docs", "hooks", "snippets", "bench"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     (ROOT / ".cache").mkdir(exist_ok=True)
     (tmp_path / ".cache").symlink_to(ROOT / ".cache")
     return tmp_path
+
+
+def offline_build(cwd: Path, site_dir: Path) -> subprocess.CompletedProcess:
+    """The offline edition as `make handbook` builds it: OFFLINE=true enables the plugin."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "OFFLINE": "true"}
+    cmd = [*MKDOCS, "build", "--strict", "--site-dir", str(site_dir)]
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="session")
+def offline_site(tmp_path_factory) -> Path:
+    """The offline edition built, zipped like `make handbook` does, and unzipped elsewhere."""
+    import zipfile
+
+    work = tmp_path_factory.mktemp("offline")
+    site = work / "attention-verified"
+    result = offline_build(ROOT, site)
+    if result.returncode != 0:
+        pytest.fail(f"offline build failed:\n{result.stdout}\n{result.stderr}", pytrace=False)
+    archive = work / "attention-verified-offline.zip"
+    subprocess.run([sys.executable, "-m", "zipfile", "-c", str(archive), str(site)], check=True)
+    unpacked = tmp_path_factory.mktemp("unzipped")
+    with zipfile.ZipFile(archive) as zf:
+        zf.extractall(unpacked)
+    return unpacked / "attention-verified"

@@ -125,6 +125,25 @@ def test_search_finds_the_page(page, base_url, lang_prefix, query):
     assert page.foreign == []
 
 
+@pytest.mark.parametrize("lang_prefix", ["", "en/"])
+def test_notebook_page_renders_its_raw_tex_and_outputs(page, base_url, lang_prefix):
+    # nbconvert leaves markdown cells' math as $…$; the MathJax config must cover it too.
+    open_and_wait_for_math(page, base_url + lang_prefix + "notebooks/qk_distribution/")
+    cells = page.locator(".jp-RenderedMarkdown")
+    assert cells.locator("mjx-container").count() > 5, "notebook math was not rendered"
+    text = " ".join(cells.all_inner_texts())
+    for raw in ("$", "\\mathbb", "\\sqrt", "\\cdot"):
+        assert raw not in text, f"raw TeX {raw!r} visible in a notebook cell"
+    widths = page.eval_on_selector_all(
+        ".jp-OutputArea img", "imgs => imgs.map(i => i.complete && i.naturalWidth)"
+    )
+    assert widths and all(w and w > 0 for w in widths), f"an output image failed: {widths}"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shot = f"{(lang_prefix or 'zh/').rstrip('/')}-notebook-qk_distribution.png"
+    page.screenshot(path=str(SHOTS / shot), full_page=True)
+    assert page.foreign == [], f"requests to other hosts: {page.foreign}"
+
+
 def test_screenshots_were_saved():
     # Runs after the rendering tests (file order): a person looks at these PNGs.
     assert shutil.which(CHROMIUM)

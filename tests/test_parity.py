@@ -6,6 +6,7 @@ import tokenize
 from collections import Counter
 from pathlib import Path
 
+import jupytext
 import pytest
 
 from tests.docs_blocks import DOCS, FENCE, scan_fences
@@ -20,6 +21,8 @@ def pages(lang: str) -> set[str]:
 
 PAIRS = sorted(pages("zh") & pages("en"))
 MD_PAIRS = [p for p in PAIRS if p.endswith(".md")]
+# Lab notebooks (jupytext percent format) that mkdocs-jupyter renders as pages.
+NOTEBOOK_PAIRS = [p for p in PAIRS if p.startswith("notebooks/") and p.endswith(".py")]
 
 
 def test_every_page_exists_in_both_languages():
@@ -141,3 +144,30 @@ def test_shared_assets_are_not_generated():
     assert not generated, (
         f"figures are built into .cache/, not committed under docs/assets: {generated}"
     )
+
+
+def notebook_cells(text: str, cell_type: str) -> list[str]:
+    """The sources of a percent-format notebook's cells of one type, in order."""
+    return [
+        c.source for c in jupytext.reads(text, fmt="py:percent").cells if c.cell_type == cell_type
+    ]
+
+
+def test_there_are_notebooks_to_compare():
+    assert NOTEBOOK_PAIRS, (
+        "no docs/<lang>/notebooks/*.py found: the notebook parity tests ran on nothing"
+    )
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOK_PAIRS)
+def test_notebook_code_cells_are_identical_modulo_comments(notebook):
+    zh, en = ([strip_comments(c) for c in notebook_cells(t, "code")] for t in read_pair(notebook))
+    assert zh == en, f"code cells of docs/zh/{notebook} and docs/en/{notebook} differ"
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOK_PAIRS)
+def test_notebook_markdown_has_the_same_headings_and_numbers(notebook):
+    zh, en = ("\n\n".join(notebook_cells(t, "markdown")) for t in read_pair(notebook))
+    heading = re.compile(r"^(#{1,6}) ", re.M)
+    assert [len(m[1]) for m in heading.finditer(zh)] == [len(m[1]) for m in heading.finditer(en)]
+    assert Counter(prose_numbers(zh)) == Counter(prose_numbers(en)), "numbers in markdown differ"

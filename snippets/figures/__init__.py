@@ -8,7 +8,15 @@ LANGS = ("zh", "en")
 
 # name -> module; the name is the file stem under assets/figures/ (name.zh.svg, name.en.svg).
 FIGURES = {
+    "bench_cpu": "snippets.figures.bench_cpu",
     "qk_distribution": "snippets.figures.qk_distribution",
+    "training_curves": "snippets.figures.training_curves",
+    "softmax_sharpness": "snippets.figures.softmax_sharpness",
+    "jacobian_norm": "snippets.figures.jacobian_norm",
+    "max_logit": "snippets.figures.max_logit",
+    "attention_entropy": "snippets.figures.attention_entropy",
+    "overflow_thresholds": "snippets.figures.overflow_thresholds",
+    "softcap": "snippets.figures.softcap",
 }
 
 

@@ -1,0 +1,51 @@
+"""Wall time relative to SDPA on CPU, from the committed benchmark results."""
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+from snippets import bench_report
+from snippets.figures.style import new_figure
+
+LABELS = {
+    "zh": {
+        "y": "相对 SDPA 的耗时（对数坐标）",
+        "reference": "参考实现",
+        "tiled": "分块 online softmax",
+        "sdpa": "SDPA = 1",
+        "heads": "头",
+    },
+    "en": {
+        "y": "time relative to SDPA (log scale)",
+        "reference": "reference",
+        "tiled": "tiled online softmax",
+        "sdpa": "SDPA = 1",
+        "heads": "heads",
+    },
+}
+
+
+def data() -> list[dict]:
+    """The measured rows of bench/results/cpu.json."""
+    results = bench_report.load("cpu")
+    if results is None:
+        raise FileNotFoundError("bench/results/cpu.json is missing: run `make bench`")
+    return bench_report.cpu_rows(results)
+
+
+def draw(lang: str) -> Figure:
+    """Grouped bars per (N, heads): reference and tiled time divided by SDPA's."""
+    labels, rows = LABELS[lang], data()
+    fig = new_figure(8.0, 3.4)
+    ax = fig.subplots()
+    x = np.arange(len(rows))
+    ax.bar(x - 0.2, [r["reference_ratio"] for r in rows], 0.4, label=labels["reference"])
+    ax.bar(x + 0.2, [r["tiled_ratio"] for r in rows], 0.4, label=labels["tiled"])
+    ax.axhline(1.0, color="gray", linestyle=":", label=labels["sdpa"])
+    ax.set_yscale("log", base=2)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}×"))
+    ax.set_xticks(x, [f"N={r['N']}\n{r['heads']} {labels['heads']}" for r in rows])
+    ax.set_ylabel(labels["y"])
+    ax.set_ylim(top=max(r["reference_ratio"] for r in rows) * 2)  # head room for the legend
+    ax.legend(loc="upper left", ncols=3)
+    return fig
