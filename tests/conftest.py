@@ -70,3 +70,44 @@ def offline_site(tmp_path_factory) -> Path:
     with zipfile.ZipFile(archive) as zf:
         zf.extractall(unpacked)
     return unpacked / "attention-verified"
+
+
+@pytest.fixture(scope="session")
+def base_url(built_site):
+    """The built site served on 127.0.0.1 by a quiet thread for the whole session."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright, one for the whole session."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser_support import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, base_url):
+    """A fresh page on the served site that refuses every request to another host."""
+    from tests.browser_support import guarded_page
+
+    pg = guarded_page(browser, (base_url,))
+    yield pg
+    pg.close()

@@ -1,76 +1,18 @@
 """The built site in headless Chromium: languages, math, figures, switcher, search, offline."""
 
-import functools
-import http.server
-import os
 import shutil
-import threading
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
-PAGE = "why-dot-product-grows/"
+from tests.browser_support import CHROMIUM, SHOTS, require_chromium
 
-if not Path(CHROMIUM).exists():
-    reason = f"{CHROMIUM} not found: install Debian's chromium and fonts-noto-cjk (.ci/run does)"
-    if os.environ.get("CI"):
-        pytest.fail(reason + " — browser tests may not be skipped in CI", pytrace=False)
-    pytest.skip(reason, allow_module_level=True)
+require_chromium()
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Page  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
-
-@pytest.fixture(scope="module")
-def base_url(built_site):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(Quiet, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-                "--disable-sync",
-            ],
-        )
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser, base_url):
-    """A page that refuses and records every request to a host other than the test server."""
-    pg = browser.new_page(viewport={"width": 1280, "height": 1600})
-    pg.foreign = []
-
-    def guard(route):
-        if route.request.url.startswith(base_url):
-            route.continue_()
-        else:
-            pg.foreign.append(route.request.url)
-            route.abort()
-
-    pg.route("**/*", guard)
-    yield pg
-    pg.close()
+PAGE = "why-dot-product-grows/"
 
 
 def open_and_wait_for_math(page: Page, url: str) -> None:

@@ -1,80 +1,17 @@
 """Interview cards in headless Chromium: math renders, tags filter, the offline edition searches."""
 
-import functools
-import http.server
-import os
-import threading
-from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
 
 from snippets import cards
+from tests.browser_support import SHOTS, guarded_page, require_chromium
 
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
+require_chromium()
 
-if not Path(CHROMIUM).exists():
-    reason = f"{CHROMIUM} not found: install Debian's chromium and fonts-noto-cjk (.ci/run does)"
-    if os.environ.get("CI"):
-        pytest.fail(reason + " — browser tests may not be skipped in CI", pytrace=False)
-    pytest.skip(reason, allow_module_level=True)
-
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Page  # noqa: E402
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def base_url(built_site):
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(Quiet, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-def guarded_page(browser, allowed: tuple[str, ...]) -> Page:
-    """A page that refuses and records every request whose URL starts with none of `allowed`."""
-    pg = browser.new_page(viewport={"width": 1280, "height": 1400})
-    pg.foreign = []
-
-    def guard(route):
-        if route.request.url.startswith(allowed):
-            route.continue_()
-        else:
-            pg.foreign.append(route.request.url)
-            route.abort()
-
-    pg.route("**/*", guard)
-    return pg
-
-
-@pytest.fixture
-def page(browser, base_url):
-    pg = guarded_page(browser, (base_url,))
-    yield pg
-    pg.close()
 
 
 def wait_for_math(page: Page) -> None:

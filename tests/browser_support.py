@@ -1,0 +1,44 @@
+"""What the browser tests share: Debian's Chromium, and pages that refuse every other host."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
+# Without the background-networking flags Chromium keeps calling home, which this machine refuses.
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+def require_chromium() -> None:
+    """Skip the calling test module without Chromium, visibly; in CI that is a failure instead."""
+    if Path(CHROMIUM).exists():
+        return
+    reason = f"{CHROMIUM} not found: install Debian's chromium and fonts-noto-cjk (.ci/run does)"
+    if os.environ.get("CI"):
+        pytest.fail(reason + " — browser tests may not be skipped in CI", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+def guarded_page(browser, allowed: tuple[str, ...], height: int = 1400):
+    """A page that refuses and records every request whose URL starts with none of `allowed`."""
+    pg = browser.new_page(viewport={"width": 1280, "height": height})
+    pg.foreign = []
+
+    def guard(route):
+        if route.request.url.startswith(allowed):
+            route.continue_()
+        else:
+            pg.foreign.append(route.request.url)
+            route.abort()
+
+    pg.route("**/*", guard)
+    return pg
