@@ -32,6 +32,7 @@ if __name__ == "__main__":
     for name, w_std in (("1/sqrt(d_model)", 1 / math.sqrt(d_model)), ("0.02", 0.02)):
         q_std, s_std = logit_std_at_init(d_model, d_k, w_std)
         print(f"W std {name:16s} std(q_i) = {q_std:.3f}   std(q·k/sqrt(d_k)) = {s_std:.3f}")
+    print(f"predicted for 0.02: Var(q_i) = 0.02**2 * {d_model} = {0.02**2 * d_model:.4f}")
     for d_k in (64, 256, 1024):
         s = correlated_logits(d_k, rho=0.5)
         print(

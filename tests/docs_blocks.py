@@ -221,3 +221,51 @@ def audit(path: Path, run_linenos: set[int]) -> list[str]:
         ):
             problems.append(f"{where}: an expected-output block must be `text`")
     return problems
+
+
+def split_page(text: str) -> tuple[list[tuple[str, str]], str]:
+    """Return the fenced blocks as (language, body) and the prose with the blocks removed."""
+    blocks, prose, lines, i = [], [], text.splitlines(), 0
+    while i < len(lines):
+        f = FENCE.match(lines[i])
+        if not f:
+            prose.append(lines[i])
+            i += 1
+            continue
+        body, i = [], i + 1
+        while i < len(lines) and not lines[i].strip().startswith(f.group("fence")):
+            body.append(lines[i].strip())
+            i += 1
+        lang = f.group("info").split()[0] if f.group("info") else ""
+        blocks.append((lang, "\n".join(body)))
+        i += 1
+    return blocks, "\n".join(prose)
+
+
+# A number in prose: digits, optionally with a decimal part; not part of a word or a path.
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
+LINK_TARGET = re.compile(r"\]\([^)]*\)")
+
+
+def prose_numbers(text: str) -> list[str]:
+    prose = LINK_TARGET.sub("]()", split_page(text)[1])
+    return sorted(NUMBER.findall(prose))
+
+
+def unchecked_numbers(body: str) -> list[str]:
+    """Numbers in the prose (or math) of a page that none of its code or checked output shows.
+
+    Years and single digits are exempt; everything else a reader sees must be computed next to
+    it, or come from a {{ computed }} value (which the build inserts, so it is not in `body`).
+    """
+    blocks, _ = split_page(body)
+    checked = " ".join(expand_snippets(code) for _, code in blocks)
+    checked = re.sub(r"(?<=\d)_(?=\d)", "", checked)  # 10_000 in code is 10000 in prose
+    known = set(re.findall(r"\d+(?:\.\d+)*", checked)) | set(re.findall(r"\d+", checked))
+    return sorted(
+        {
+            n
+            for n in prose_numbers(body)
+            if n not in known and len(n) > 1 and not re.fullmatch(r"(19|20)\d\d", n)
+        }
+    )

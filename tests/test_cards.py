@@ -8,8 +8,7 @@ from mkdocs.utils import yaml_load
 
 from snippets import cards, cards_render
 from snippets.computed import render
-from tests.docs_blocks import expand_snippets
-from tests.test_parity import split_page
+from tests import docs_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = {lang: cards.load_cards(lang) for lang in cards.LANGS}
@@ -76,21 +75,10 @@ def test_check_catches_metadata_that_differs_between_languages(tmp_path):
     assert any("front matter differs between zh and en" in p for p in problems), problems
 
 
-# A number a reader sees in prose or math must also appear in the card's own code or in the
-# output that code is checked to print. Years in citations and single digits are exempt.
-NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
-LINK_TARGET = re.compile(r"\]\([^)]*\)")
-
-
 def unchecked_numbers(path: Path) -> list[str]:
+    """Numbers on a card that its own code or checked output does not show (front matter aside)."""
     _, body = cards.split_front_matter(path.read_text(encoding="utf-8"))
-    blocks, prose = split_page(body)
-    checked = " ".join(expand_snippets(code) for _, code in blocks)
-    known = set(re.findall(r"\d+(?:\.\d+)*", checked)) | set(re.findall(r"\d+", checked))
-    found = NUMBER.findall(LINK_TARGET.sub("]()", prose))
-    return sorted(
-        {n for n in found if n not in known and len(n) > 1 and not re.fullmatch(r"(19|20)\d\d", n)}
-    )
+    return docs_blocks.unchecked_numbers(body)
 
 
 @pytest.mark.parametrize("path", CARD_PAGES, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")

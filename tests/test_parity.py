@@ -9,7 +9,7 @@ from pathlib import Path
 import jupytext
 import pytest
 
-from tests.docs_blocks import DOCS, FENCE, scan_fences
+from tests.docs_blocks import DOCS, prose_numbers, scan_fences, split_page
 
 LANGS = ("zh", "en")
 
@@ -29,25 +29,6 @@ def test_every_page_exists_in_both_languages():
     zh, en = pages("zh"), pages("en")
     assert not zh - en, f"pages with no English translation in docs/en/: {sorted(zh - en)}"
     assert not en - zh, f"pages with no Chinese translation in docs/zh/: {sorted(en - zh)}"
-
-
-def split_page(text: str) -> tuple[list[tuple[str, str]], str]:
-    """Return the fenced blocks as (language, body) and the prose with the blocks removed."""
-    blocks, prose, lines, i = [], [], text.splitlines(), 0
-    while i < len(lines):
-        f = FENCE.match(lines[i])
-        if not f:
-            prose.append(lines[i])
-            i += 1
-            continue
-        body, i = [], i + 1
-        while i < len(lines) and not lines[i].strip().startswith(f.group("fence")):
-            body.append(lines[i].strip())
-            i += 1
-        lang = f.group("info").split()[0] if f.group("info") else ""
-        blocks.append((lang, "\n".join(body)))
-        i += 1
-    return blocks, "\n".join(prose)
 
 
 def strip_comments(code: str) -> str:
@@ -103,16 +84,6 @@ PLACEHOLDER = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
 def test_same_computed_values(page):
     zh, en = (PLACEHOLDER.findall(t) for t in read_pair(page))
     assert zh == en, f"computed placeholders differ: zh {zh} vs en {en}"
-
-
-# A number in prose: digits, optionally with a decimal part; not part of a word or a path.
-NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
-LINK_TARGET = re.compile(r"\]\([^)]*\)")
-
-
-def prose_numbers(text: str) -> list[str]:
-    prose = LINK_TARGET.sub("]()", split_page(text)[1])
-    return sorted(NUMBER.findall(prose))
 
 
 @pytest.mark.parametrize("page", MD_PAIRS)

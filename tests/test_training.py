@@ -9,8 +9,7 @@ import torch
 
 from snippets import training, training_tables
 from snippets.figures import training_curves
-from tests.docs_blocks import DOCS
-from tests.test_parity import prose_numbers
+from tests.docs_blocks import DOCS, prose_numbers
 
 CFG = training.CONFIG
 # Small enough to train in well under a second; large enough for the statistics below.
