@@ -42,3 +42,14 @@ def guarded_page(browser, allowed: tuple[str, ...], height: int = 1400):
 
     pg.route("**/*", guard)
     return pg
+
+
+def search(page, query: str) -> list[str]:
+    """Type `query` into Material's search box and return the result links' hrefs."""
+    box = page.locator("input.md-search__input")
+    box.click()
+    box.fill(query)
+    box.press("End")  # fill() alone does not fire the keyup that triggers search
+    hits = page.locator(".md-search-result__item a")
+    hits.first.wait_for(timeout=15_000)
+    return [hits.nth(i).get_attribute("href") for i in range(hits.count())]

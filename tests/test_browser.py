@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-from tests.browser_support import CHROMIUM, SHOTS, require_chromium
+from tests.browser_support import CHROMIUM, SHOTS, require_chromium, search
 
 require_chromium()
 
@@ -56,13 +56,7 @@ def test_language_switch_lands_on_the_counterpart_page(page, base_url, start, ta
 @pytest.mark.parametrize("lang_prefix, query", [("", "方差"), ("en/", "variance")])
 def test_search_finds_the_page(page, base_url, lang_prefix, query):
     page.goto(base_url + lang_prefix)
-    box = page.locator("input.md-search__input")
-    box.click()
-    box.fill(query)
-    box.press("End")  # fill() alone does not fire the keyup that triggers search
-    hits = page.locator(".md-search-result__item a")
-    hits.first.wait_for(timeout=15_000)
-    hrefs = [hits.nth(i).get_attribute("href") for i in range(hits.count())]
+    hrefs = search(page, query)
     assert any(PAGE in h for h in hrefs), f"{query!r} did not find {PAGE}: {hrefs}"
     assert page.foreign == []
 

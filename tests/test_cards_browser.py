@@ -5,7 +5,7 @@ from urllib.parse import unquote
 import pytest
 
 from snippets import cards
-from tests.browser_support import SHOTS, guarded_page, require_chromium
+from tests.browser_support import SHOTS, guarded_page, require_chromium, search
 
 require_chromium()
 
@@ -71,13 +71,7 @@ def test_offline_edition_finds_a_card_by_search_from_file(
     root = offline_site.as_uri() + "/"
     pg = guarded_page(browser, ("file://", "data:", "blob:", "about:"))
     pg.goto(root + start)
-    box = pg.locator("input.md-search__input")
-    box.click()
-    box.fill(query)
-    box.press("End")  # fill() alone does not fire the keyup that triggers search
-    hits = pg.locator(".md-search-result__item a")
-    hits.first.wait_for(timeout=15_000)
-    hrefs = [hits.nth(i).get_attribute("href") for i in range(hits.count())]
+    hrefs = search(pg, query)
     assert any(h.startswith(root + target) for h in hrefs), hrefs
     pg.goto(root + target)
     wait_for_math(pg)
