@@ -9,7 +9,8 @@ BENCH_RESULTS = ROOT / "bench" / "results"  # committed results the benchmarks p
 SUFFIXES = (".py", ".json")  # code, and cached results such as snippets/data/training_runs.json
 
 
-def _hash(paths: list[Path]) -> str:
+def hash_files(paths: list[Path]) -> str:
+    """16 hex digits over the paths (relative to the repository) and contents of `paths`."""
     h = hashlib.sha256()
     for path in sorted(paths):
         h.update(path.relative_to(ROOT).as_posix().encode())
@@ -24,9 +25,9 @@ def source_files() -> list[Path]:
 
 def source_hash() -> str:
     """16 hex digits that change whenever code or data under snippets/ or bench/results/ does."""
-    return _hash(source_files())
+    return hash_files(source_files())
 
 
 def source_and_pages_hash(docs_dir: Path) -> str:
     """Like source_hash, but pages count too (computed values may read their front matter)."""
-    return _hash(source_files() + list(Path(docs_dir).rglob("*.md")))
+    return hash_files(source_files() + list(Path(docs_dir).rglob("*.md")))

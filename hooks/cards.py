@@ -5,30 +5,27 @@ to .cache/cards/<hash of the cards and snippets/>/ (outside docs/, so `mkdocs se
 loop) and added to the site as assets/downloads/cards.<lang>.apkg.
 """
 
-import hashlib
 from pathlib import Path
 
-from _i18n import current_language
+from _i18n import add_generated, current_language
+from _sources import ROOT, hash_files, source_files
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
 
 from snippets import cards
 from snippets.cards_anki import build_package
 from snippets.cards_render import meta_line, tag_labels
 from snippets.computed import render
 
-ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "cards"
 
 
 def _inputs_hash(docs: Path) -> str:
-    h = hashlib.sha256()
-    sources = [p for lang in cards.LANGS for p in cards.card_paths(lang, docs)]
-    for path in sources + sorted((ROOT / "snippets").rglob("*.py")):
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    """The cards of both languages and the code that renders them."""
+    return hash_files(
+        [p for lang in cards.LANGS for p in cards.card_paths(lang, docs)] + source_files()
+    )
 
 
 def apkg_path(lang: str, docs: Path) -> Path:
@@ -45,11 +42,9 @@ def on_pre_build(config):
 
 @event_priority(-200)  # after the i18n plugin has laid out this language's files
 def on_files(files: Files, config) -> Files:
-    lang, prefix = current_language(config)
-    src_uri = f"assets/downloads/cards.{lang}.apkg"
-    f = File.generated(config, src_uri, abs_src_path=str(apkg_path(lang, Path(config.docs_dir))))
-    f.dest_uri = prefix + src_uri
-    files.append(f)
+    lang, _ = current_language(config)
+    apkg = apkg_path(lang, Path(config.docs_dir))
+    add_generated(files, config, f"assets/downloads/cards.{lang}.apkg", apkg)
     return files
 
 

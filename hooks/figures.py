@@ -7,10 +7,10 @@ unchanged tree reuses them.
 
 from pathlib import Path
 
-from _i18n import current_language
+from _i18n import add_generated, current_language
 from _sources import BENCH_RESULTS, ROOT, SOURCES, source_hash
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
 
 from snippets.figures import FIGURES, render_svg
 
@@ -30,12 +30,9 @@ def figure_path(name: str, lang: str) -> Path:
 
 @event_priority(-200)  # after the i18n plugin has laid out this language's files
 def on_files(files: Files, config) -> Files:
-    lang, prefix = current_language(config)
+    lang, _ = current_language(config)
     for name in FIGURES:
-        src_uri = f"assets/figures/{name}.{lang}.svg"
-        f = File.generated(config, src_uri, abs_src_path=str(figure_path(name, lang)))
-        f.dest_uri = prefix + src_uri
-        files.append(f)
+        add_generated(files, config, f"assets/figures/{name}.{lang}.svg", figure_path(name, lang))
     return files
 
 

@@ -3,9 +3,9 @@
 import importlib.util
 from pathlib import Path
 
-from _i18n import current_language
+from _i18n import add_generated, current_language
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
 
 _spec = importlib.util.find_spec("mathjax")
 MATHJAX = (
@@ -16,11 +16,9 @@ MATHJAX = (
 @event_priority(-200)  # after the i18n plugin has laid out this language's files
 def on_files(files: Files, config) -> Files:
     if not MATHJAX.is_file():
-        raise FileNotFoundError(f"MathJax not found at {MATHJAX}: run `make .venv`")
+        raise FileNotFoundError(f"MathJax not found at {MATHJAX}: run `make venv`")
     _, prefix = current_language(config)
     # Every language's pages load extra_javascript from the site root, so one copy suffices.
     if prefix == "":
-        files.append(
-            File.generated(config, "assets/mathjax/tex-svg-full.js", abs_src_path=str(MATHJAX))
-        )
+        add_generated(files, config, "assets/mathjax/tex-svg-full.js", MATHJAX)
     return files

@@ -3,7 +3,7 @@
 from matplotlib.figure import Figure
 
 from snippets.figures import max_logit
-from snippets.figures.style import new_figure
+from snippets.figures.style import log2_axes
 
 LABELS = {
     "zh": {
@@ -32,13 +32,9 @@ def data() -> dict[str, list[float]]:
 def draw(lang: str) -> Figure:
     """The weights spread over more keys as N grows: entropy tracks ln N − 1/2."""
     labels, d = LABELS[lang], data()
-    fig = new_figure(7.0, 3.4)
-    ax = fig.subplots()
+    fig, ax = log2_axes(labels["x"], labels["y"])
     ax.plot(d["N"], d["lnN"], ":", color="gray", label=labels["lnN"])
     ax.plot(d["N"], d["lnN_minus_half"], "--", label=labels["shift"])
     ax.plot(d["N"], d["entropy"], "o", label=labels["h"])
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel(labels["x"])
-    ax.set_ylabel(labels["y"])
     ax.legend()
     return fig

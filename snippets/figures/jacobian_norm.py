@@ -3,7 +3,7 @@
 from matplotlib.figure import Figure
 
 from snippets.figures import softmax_sharpness
-from snippets.figures.style import new_figure
+from snippets.figures.style import log2_axes
 
 D_KS = softmax_sharpness.D_KS
 
@@ -34,14 +34,10 @@ def data() -> dict[str, list[float]]:
 def draw(lang: str) -> Figure:
     """The Jacobian, which carries every gradient into the logits, shrinks without the scale."""
     labels, d = LABELS[lang], data()
-    fig = new_figure(7.0, 3.4)
-    ax = fig.subplots()
+    fig, ax = log2_axes(labels["x"], labels["y"])
     ax.plot(D_KS, d["raw"], "o-", label=labels["raw"])
     ax.plot(D_KS, d["scaled"], "s-", label=labels["scaled"])
     ax.axhline(0.5, color="gray", linestyle=":", label=labels["bound"])
-    ax.set_xscale("log", base=2)
     ax.set_ylim(0, 0.55)
-    ax.set_xlabel(labels["x"])
-    ax.set_ylabel(labels["y"])
     ax.legend()
     return fig

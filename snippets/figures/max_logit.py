@@ -5,7 +5,7 @@ import functools
 from matplotlib.figure import Figure
 
 from snippets import long_context
-from snippets.figures.style import new_figure
+from snippets.figures.style import log2_axes
 
 NS = tuple(2**e for e in range(2, 17, 2))  # 4 … 65536
 
@@ -36,13 +36,9 @@ def data() -> dict[str, list[float]]:
 def draw(lang: str) -> Figure:
     """The maximum keeps growing with N, slowly, and stays below √(2 ln N)."""
     labels, d = LABELS[lang], data()
-    fig = new_figure(7.0, 3.4)
-    ax = fig.subplots()
+    fig, ax = log2_axes(labels["x"], labels["y"])
     ax.plot(d["N"], d["max"], "o-", label=labels["max"])
     ax.plot(d["N"], d["sqrt_2lnN"], "--", label=labels["asym"])
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel(labels["x"])
-    ax.set_ylabel(labels["y"])
     ax.set_title(labels["title"])
     ax.legend()
     return fig

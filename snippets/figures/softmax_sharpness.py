@@ -5,7 +5,7 @@ import functools
 from matplotlib.figure import Figure
 
 from snippets import saturation
-from snippets.figures.style import new_figure
+from snippets.figures.style import log2_axes
 
 D_KS = (4, 8, 16, 32, 64, 128, 256, 512, 1024)
 N_KEYS = 16
@@ -37,14 +37,10 @@ def data() -> dict[str, list[float]]:
 def draw(lang: str) -> Figure:
     """Unscaled weights approach one-hot as d_k grows; scaled ones stay put."""
     labels, d = LABELS[lang], data()
-    fig = new_figure(7.0, 3.4)
-    ax = fig.subplots()
+    fig, ax = log2_axes(labels["x"], labels["y"])
     ax.plot(D_KS, d["max_p_raw"], "o-", label=labels["raw"])
     ax.plot(D_KS, d["max_p_scaled"], "s-", label=labels["scaled"])
     ax.axhline(1 / N_KEYS, color="gray", linestyle=":", label=labels["uniform"])
-    ax.set_xscale("log", base=2)
     ax.set_ylim(0, 1.02)
-    ax.set_xlabel(labels["x"])
-    ax.set_ylabel(labels["y"])
     ax.legend()
     return fig

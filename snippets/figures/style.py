@@ -9,6 +9,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 from matplotlib import font_manager
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 
@@ -47,3 +48,13 @@ def new_figure(width: float = 8.0, height: float = 3.2) -> Figure:
 def close(fig: Figure) -> None:
     """Release a figure's memory."""
     fig.clear()
+
+
+def log2_axes(xlabel: str, ylabel: str) -> tuple[Figure, Axes]:
+    """A figure with one axes whose x axis (a size: d_k or N) is on a base-2 log scale."""
+    fig = new_figure(7.0, 3.4)
+    ax = fig.subplots()
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    return fig, ax
