@@ -1,0 +1,1 @@
+"""Code the example site's page shows: the sum of n fair dice."""

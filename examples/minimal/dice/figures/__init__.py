@@ -1,0 +1,1 @@
+"""The example site's figures."""

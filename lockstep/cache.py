@@ -1,0 +1,89 @@
+"""The one build cache: an output is stored under a digest of exactly what it is made from.
+
+Layout: <folder>/<name>/<digest>.<suffix>, one folder per output (a figure in one language,
+a computed value, an executed notebook). Writing a new digest for a name removes the old
+ones, and `prune` removes names the site no longer produces, so the cache holds only what
+the current sources would build. Writes are atomic: a crash never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+_hashes: dict[tuple[str, int, int], str] = {}
+
+
+def file_hash(path: Path) -> str:
+    """sha256 of a file's bytes, remembered while its size and modification time stay put."""
+    st = path.stat()
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if key not in _hashes:
+        _hashes[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return _hashes[key]
+
+
+def digest(inputs: Iterable[Path], root: Path, salt: str = "") -> str:
+    """16 hex digits over the inputs' paths (relative to root where inside) and contents."""
+    h = hashlib.sha256(salt.encode())
+    for path in sorted(Path(p).resolve() for p in inputs):
+        name = path.relative_to(root) if path.is_relative_to(root) else path  # e.g. lockstep/
+        h.update(name.as_posix().encode() + b"\0")
+        h.update(file_hash(path).encode())
+    return h.hexdigest()[:16]
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` through a temporary file in the same folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class Cache:
+    """Outputs of one kind (figures, values, notebooks) under one folder."""
+
+    def __init__(self, folder: Path, suffix: str):
+        self.folder, self.suffix = Path(folder), suffix
+        self.made: list[str] = []  # names (re)made by this object: what a rebuild cost
+
+    def path(self, name: str, key: str) -> Path:
+        """Where the output `name` made from inputs with digest `key` lives."""
+        return self.folder / name / f"{key}.{self.suffix}"
+
+    def fetch(self, name: str, key: str, make: Callable[[], bytes]) -> Path:
+        """The stored output for (name, key); made, stored and older keys removed on a miss."""
+        path = self.path(name, key)
+        if path.is_file():
+            return path
+        data = make()
+        write_atomic(path, data)
+        self.made.append(name)
+        for old in path.parent.glob(f"*.{self.suffix}"):
+            if old != path:
+                old.unlink(missing_ok=True)
+        return path
+
+    def prune(self, live: Iterable[str]) -> list[str]:
+        """Remove the outputs whose names are not in `live`; return their names."""
+        if not self.folder.is_dir():
+            return []
+        live = set(live)
+        gone = [
+            p.relative_to(self.folder).as_posix()
+            for p in self.folder.rglob(f"*.{self.suffix}")
+            if p.parent.relative_to(self.folder).as_posix() not in live
+        ]
+        for name in {g.rsplit("/", 1)[0] for g in gone}:
+            shutil.rmtree(self.folder / name, ignore_errors=True)
+        return sorted({g.rsplit("/", 1)[0] for g in gone})

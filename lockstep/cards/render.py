@@ -1,0 +1,101 @@
+"""What the build makes of a deck for readers: the metadata line under each question, the
+deck table, the relations in both directions, and the handbook (every card on one page)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from lockstep.cards.deck import CARD_LINK, Card, Deck
+from lockstep.fences import line_states
+from lockstep.tables import markdown_table
+
+ADMONITION = re.compile(r"^(\s*)\?\?\?(?!\+)")  # a collapsed block: `???` but not `???+`
+NONE = "—"
+
+
+def words(deck: Deck, lang: str) -> dict[str, str]:
+    """The vocabulary's labels (field names, separators) in `lang`."""
+    return {key: labels[lang] for key, labels in deck.vocabulary.labels.items()}
+
+
+def tag_labels(deck: Deck, card: Card) -> list[str]:
+    """The card's tags in its own language (what the tags plugin shows and indexes)."""
+    return [deck.vocabulary.tags[t][card.lang] for t in card.tags if t in deck.vocabulary.tags]
+
+
+def meta_line(deck: Deck, card: Card) -> str:
+    """One line under the question: module, category and difficulty in the card's language."""
+    v, lang, w = deck.vocabulary, card.lang, words(deck, card.lang)
+    parts = []
+    for key, names in (
+        ("module", v.modules),
+        ("category", v.categories),
+        ("difficulty", v.difficulties),
+    ):
+        value = getattr(card, key)
+        parts.append(f"{w[key]}{w['field_separator']}{names.get(value, {}).get(lang, value)}")
+    return " · ".join(parts) + "\n{: .card-meta }"
+
+
+def deck_table(deck: Deck, lang: str) -> str:
+    """The deck as a Markdown table: linked question, module, difficulty, tags."""
+    v, w = deck.vocabulary, words(deck, lang)
+    head = [w["card"], w["module"], w["difficulty"], w["tags"]]
+    rows = [
+        (
+            f"[{c.title}]({c.id}.md)",
+            v.modules[c.module][lang],
+            v.difficulties[c.difficulty][lang],
+            w["list_separator"].join(tag_labels(deck, c)),
+        )
+        for c in deck.cards(lang)
+    ]
+    return markdown_table(head, rows)
+
+
+def relations(deck: Deck, lang: str) -> dict[str, tuple[list[str], list[str]]]:
+    """card id -> (ids it lists in `related`, ids of the cards that list it)."""
+    cards = deck.cards(lang)
+    back: dict[str, list[str]] = {c.id: [] for c in cards}
+    for c in cards:
+        for r in c.related:
+            back.setdefault(r, []).append(c.id)
+    return {c.id: (list(c.related), back[c.id]) for c in cards}
+
+
+def relations_table(deck: Deck, lang: str) -> str:
+    """The `related` links in both directions, as a Markdown table."""
+    cards, w = {c.id: c for c in deck.cards(lang)}, words(deck, lang)
+
+    def links(ids: list[str]) -> str:
+        return (
+            w["list_separator"].join(f"[{cards[i].title}]({i}.md)" for i in ids if i in cards)
+            or NONE
+        )
+
+    rows = [
+        (f"[{cards[cid].title}]({cid}.md)", links(to), links(frm))
+        for cid, (to, frm) in relations(deck, lang).items()
+    ]
+    return markdown_table([w["card"], w["links_to"], w["linked_from"]], rows)
+
+
+def handbook(deck: Deck, lang: str, substitute: Callable[[str, str], str]) -> str:
+    """Every card of `lang` on one page: headings one level down, answers open, links in-page."""
+    out = []
+    for card in deck.cards(lang):
+        lines = []
+        for line, fenced in line_states(substitute(card.body, lang)):
+            if not fenced and line.startswith("#"):
+                level, text = re.match(r"^(#+)\s+(.*)$", line).groups()
+                if level == "#":
+                    line = f"## {text} {{ #card-{card.id} .card-title }}\n\n{meta_line(deck, card)}"
+                else:
+                    line = f"#{level} {text}"
+            elif not fenced:
+                line = ADMONITION.sub(r"\1???+", line)  # print the follow-up answers open
+                line = CARD_LINK.sub(lambda m: f"](#card-{m.group(1)})", line)
+            lines.append(line)
+        out.append("\n".join(lines).strip())
+    return "\n\n".join(out) + "\n"

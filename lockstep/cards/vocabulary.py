@@ -1,0 +1,51 @@
+"""The words of a deck: its fixed sections, and the modules, categories, difficulties and tags
+a card may name, each with a label in every language. A site writes it once, in YAML."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+KINDS = ("sections", "labels", "modules", "categories", "difficulties", "tags")
+# Sections the checks and exports read by key; a deck may add more.
+REQUIRED_SECTIONS = ("answer", "key_points", "derivation", "follow_ups", "links")
+LABELS = ("module", "category", "difficulty", "tags", "card", "links_to", "linked_from")
+LABELS += ("field_separator", "list_separator")  # "：" and "、" in Chinese
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """id -> {lang: label} for each kind, in the order the YAML file gives them."""
+
+    sections: dict[str, dict[str, str]]  # `##` headings every card has, in this order
+    labels: dict[str, dict[str, str]]  # names of the metadata fields (module, tags ...)
+    modules: dict[str, dict[str, str]]
+    categories: dict[str, dict[str, str]]
+    difficulties: dict[str, dict[str, str]]
+    tags: dict[str, dict[str, str]]
+    anki: dict  # model_id, deck_ids {lang: id}, deck_names {lang: name}: fixed forever
+
+    @classmethod
+    def load(cls, path: str | Path, languages: tuple[str, ...]) -> Vocabulary:
+        """Read and check the YAML file: every id has a label in every language."""
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh) or {}
+        problems = [f"{path}: missing `{kind}`" for kind in (*KINDS, "anki") if kind not in data]
+        for kind in KINDS:
+            for key, labels in (data.get(kind) or {}).items():
+                missing = [lang for lang in languages if lang not in (labels or {})]
+                if missing:
+                    problems.append(f"{path}: {kind}.{key} has no label for {missing}")
+        for kind, needed in (("sections", REQUIRED_SECTIONS), ("labels", LABELS)):
+            missing = [k for k in needed if k not in (data.get(kind) or {})]
+            if missing:
+                problems.append(f"{path}: `{kind}` lacks {missing}")
+        if problems:
+            raise ValueError("\n".join(problems))
+        return cls(**{kind: data[kind] for kind in (*KINDS, "anki")})
+
+    def section_title(self, key: str, lang: str) -> str:
+        """The heading of section `key` in `lang`."""
+        return self.sections[key][lang]

@@ -1,0 +1,18 @@
+"""YAML front matter at the top of a page, split from the body."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+_FRONT_MATTER = re.compile(r"^---\n(.*?)\n---\n", re.S)
+
+
+def split_front_matter(text: str) -> tuple[dict, str]:
+    """(front matter as a dict, the rest); a page without front matter gives ({}, text)."""
+    m = _FRONT_MATTER.match(text)
+    if not m:
+        return {}, text
+    meta = yaml.safe_load(m.group(1)) or {}
+    return (meta if isinstance(meta, dict) else {}), text[m.end() :]

@@ -1,0 +1,155 @@
+"""The MkDocs plugin: lockstep's wiring into the build, and nothing else.
+
+Registered as `lockstep` (entry point in pyproject.toml), configured in mkdocs.yml:
+
+    plugins:
+      - i18n: ...            # folder layout; lockstep reads the languages from it
+      - lockstep:
+          values: attention_site.values
+          figures: snippets.figures
+          cards: {vocabulary: attention_site/cards.yml}
+          join_cjk_lines: [zh]
+
+Per build: every page must exist in every language, the cards must follow their schema,
+`{{ name }}` becomes a computed value, figures are drawn into the cache and added to the site,
+notebooks are executed through the cache, MathJax and the Anki decks are added as files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import Files
+
+from lockstep import cjk, deps, mathjax, notebooks, offline
+from lockstep.cache import Cache
+from lockstep.cards import anki, render
+from lockstep.cards.deck import Deck, read_card
+from lockstep.config import LockstepOptions, Site
+from lockstep.figures import Figures
+from lockstep.i18n import add_generated, current_language
+from lockstep.values import Values, uncached
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+class LockstepPlugin(BasePlugin[LockstepOptions]):
+    """Keeps a bilingual MkDocs site in lock-step with the code it shows."""
+
+    @event_priority(50)  # before Material's offline plugin reads extra.polyfills
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if getattr(self, "_config", None) is config:
+            return config  # i18n's build of the next language: already set up
+        self._config = config
+        site = Site.load(config.config_file_path)
+        # `mkdocs serve` rebuilds in one process: re-import the site's code as it is now.
+        deps.forget_project_modules(site.root, keep=PACKAGE_DIR)
+        self.site, self.languages = site, site.languages
+        offline.use_local_shim(config)
+        if "mkdocs-jupyter" in config.plugins:
+            notebooks.keep_notebooks_as_pages()
+        self.deck = Deck(site) if site.options.cards.vocabulary else None
+        self.values = Values({}, site.root, Cache(site.cache("values"), "md"))
+        if site.options.values:
+            self.values = Values.from_module(site.options.values, site.root, self.values.cache)
+        if self.deck:
+            self.values.add(self._deck_values())
+        self.figures = (
+            Figures(site.options.figures, site.root, Cache(site.cache("figures"), "svg"))
+            if site.options.figures
+            else None
+        )
+        self.notebook_cache = Cache(site.cache("notebooks"), "json")
+        return config
+
+    def _deck_values(self) -> dict:
+        deck = self.deck
+        return {
+            "cards_table": uncached(lambda lang: render.deck_table(deck, lang)),
+            "cards_relations": uncached(lambda lang: render.relations_table(deck, lang)),
+            "cards_handbook": uncached(
+                lambda lang: render.handbook(deck, lang, self.values.substitute)
+            ),
+        }
+
+    def on_pre_build(self, config: MkDocsConfig) -> None:
+        if current_language(config) != self.languages.default:
+            return  # once per `mkdocs build`: i18n runs a nested build per other language
+        self._check_translations()
+        if self.deck:
+            problems = self.deck.check()
+            if problems:
+                raise PluginError(
+                    "interview cards do not follow the format:\n  " + "\n  ".join(problems)
+                )
+            self.card_paths = {p for lang in self.languages for p in self.deck.paths(lang)}
+        self.values.cache.prune(self.values.live_names(self.languages))
+        if self.figures:
+            self.figures.cache.prune(self.figures.live_names(self.languages))
+        self.notebook_cache.prune(
+            notebooks.cache_name(self.site.tree(lang) / page, self.site.tree(lang), lang)
+            for lang in self.languages
+            for page in self.site.pages(lang)
+        )
+
+    def _check_translations(self) -> None:
+        pages = {lang: set(self.site.pages(lang)) for lang in self.languages}
+        missing = [
+            f"docs/{other}/{page} (translation of docs/{lang}/{page})"
+            for lang in self.languages
+            for other in self.languages.others(lang)
+            for page in sorted(pages[lang] - pages[other])
+        ]
+        if missing:
+            raise PluginError("missing translation(s):\n  " + "\n  ".join(missing))
+
+    @event_priority(-200)  # after the i18n plugin has laid out this language's files
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        lang = current_language(config)
+        if self.figures:
+            for name in self.figures.names:
+                src = f"{self.site.options.figures_dest}/{name}.{lang}.svg"
+                add_generated(files, config, self.languages, src, path=self.figures.svg(name, lang))
+        if self.site.options.mathjax and lang == self.languages.default:
+            # Every language's pages load extra_javascript from the site root: one copy.
+            add_generated(files, config, self.languages, mathjax.DEST, path=mathjax.mathjax_file())
+        if self.deck:
+            dest = f"{self.deck.options.anki_dest}/cards.{lang}.apkg"
+            content = anki.package(self.deck, lang, self.values.substitute)
+            add_generated(files, config, self.languages, dest, content=content)
+        return files
+
+    @event_priority(10)  # before the tags plugin (-50) reads page.meta["tags"]
+    def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files) -> str:
+        lang = current_language(config)
+        path = Path(page.file.abs_src_path).resolve() if page.file.abs_src_path else None
+        if self.deck and path in self.card_paths:
+            markdown = self._card_markdown(markdown, page, path, lang)
+        markdown = self.values.substitute(markdown, lang)
+        if lang in self.site.options.join_cjk_lines:
+            markdown = cjk.join_cjk_lines(markdown)
+        return markdown
+
+    def _card_markdown(self, markdown: str, page, path: Path, lang: str) -> str:
+        card = read_card(path, lang)
+        page.meta["tags"] = render.tag_labels(self.deck, card)  # ids in front matter, labels shown
+        head, sep, rest = markdown.partition(f"# {card.title}\n")
+        return f"{head}{sep}\n{render.meta_line(self.deck, card)}\n{rest}" if sep else markdown
+
+    @event_priority(-10)  # after mkdocs-jupyter has given the notebook its render
+    def on_pre_page(self, page, config: MkDocsConfig, files):
+        if isinstance(page.file, notebooks.NotebookPage):
+            lang = current_language(config)
+            path = Path(page.file.abs_src_path)
+            name = notebooks.cache_name(path, self.site.tree(lang), lang)
+            options = config.plugins["mkdocs-jupyter"].config
+            notebooks.cache_rendering(page, name, options, self.site.root, self.notebook_cache)
+        return page
+
+    def on_page_content(self, html: str, page, config: MkDocsConfig, files) -> str:
+        if isinstance(page.file, notebooks.NotebookPage):
+            return notebooks.fix_html(html, page, files)
+        return html

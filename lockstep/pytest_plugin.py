@@ -1,0 +1,180 @@
+"""Pytest plugin (`-p lockstep.pytest_plugin`): every page of the site becomes tests.
+
+Per Markdown page: one item per python block (run as `__main__`, printed output compared
+with the page), a fence audit (no python block goes unrun, every fence names its language),
+a numbers check (no hand-typed result in prose) and, against each translation, a parity
+check. Per notebook: parity with its translations. The site is the mkdocs.yml named by the
+`lockstep_site` ini option (default: mkdocs.yml in the rootdir).
+
+Conftest hooks only see files below their own folder; the pages live in docs/, so this is a
+plugin, loaded by the `-p` option in the site's pytest configuration.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from lockstep import blocks, numbers, parity
+from lockstep.config import Site
+
+_SITE = pytest.StashKey[Site]()
+
+
+def pytest_addoption(parser):
+    parser.addini(
+        "lockstep_site", "mkdocs.yml of the site whose pages are tested", default="mkdocs.yml"
+    )
+
+
+def pytest_configure(config):
+    site = Site.load(config.rootpath / config.getini("lockstep_site"))
+    config.stash[_SITE] = site
+    if str(site.root) not in sys.path:  # blocks import the site's own packages
+        sys.path.insert(0, str(site.root))
+
+
+def _language_of(path: Path, site: Site) -> tuple[str, str] | None:
+    """(language, path within its tree) of a page, or None for a file that is not a page."""
+    if not path.is_relative_to(site.docs_dir):
+        return None
+    parts = path.relative_to(site.docs_dir).parts
+    if len(parts) < 2 or parts[0] not in site.languages.codes:
+        return None
+    return parts[0], "/".join(parts[1:])
+
+
+def pytest_collect_file(file_path: Path, parent):
+    site = parent.config.stash[_SITE]
+    where = _language_of(file_path, site)
+    if where and file_path.suffix == ".md":
+        return MarkdownPage.from_parent(parent, path=file_path, site=site, where=where)
+    if where and file_path.suffix == ".py":
+        return NotebookPage.from_parent(parent, path=file_path, site=site, where=where)
+    return None
+
+
+class _Page(pytest.File):
+    def __init__(self, *, site: Site, where: tuple[str, str], **kwargs):
+        super().__init__(**kwargs)
+        self.site, (self.lang, self.rel) = site, where
+
+    def translations(self):
+        """An item per other language: the default language's page checks against each
+        translation; a translation checks only that the default page exists."""
+        others = self.site.languages.others(self.lang)
+        if self.lang != self.site.languages.default:
+            others = (self.site.languages.default,)
+        for other in others:
+            yield ParityItem.from_parent(self, name=f"translation {other}", other=other)
+
+
+class MarkdownPage(_Page):
+    """One page: an item per python block, the fence audit, numbers, and parity."""
+
+    def collect(self):
+        found = blocks.python_blocks(self.path, self.site)
+        for block in found:
+            yield BlockItem.from_parent(self, name=f"line {block.lineno}", block=block)
+        run = {n for b in found for n in (b.lineno, *b.also_runs)}
+        yield FenceAuditItem.from_parent(self, name="fence audit", run_linenos=run)
+        yield NumbersItem.from_parent(self, name="numbers")
+        yield from self.translations()
+
+
+class NotebookPage(_Page):
+    """A lab notebook: parity with its translations (the build executes it)."""
+
+    def collect(self):
+        yield from self.translations()
+
+
+class _Item(pytest.Item):
+    def fail(self, problems: list[str]) -> None:
+        if problems:
+            pytest.fail("\n".join(problems), pytrace=False)
+
+
+class BlockItem(_Item):
+    def __init__(self, *, block: blocks.DocBlock, **kwargs):
+        super().__init__(**kwargs)
+        self.block = block
+
+    def runtest(self):
+        if self.block.marks:
+            pytest.fail(
+                f"docs blocks may not be skipped or marked: {self.block.marks}", pytrace=False
+            )
+        printed = blocks.run_block(self.block, self.parent.site)
+        expected = self.block.expected_output
+        if expected is None:
+            return
+        got = printed
+        if self.block.ignore_whitespace:
+            expected, got = ("".join(s.split()) for s in (expected, got))
+        if got != expected:
+            pytest.fail(
+                "printed output differs from the page\n"
+                f"--- page shows\n{self.block.expected_output}--- code printed\n{printed}",
+                pytrace=False,
+            )
+
+    def reportinfo(self):
+        return self.path, self.block.lineno - 1, f"{self.path.name}:{self.block.lineno}"
+
+
+class FenceAuditItem(_Item):
+    def __init__(self, *, run_linenos: set[int], **kwargs):
+        super().__init__(**kwargs)
+        self.run_linenos = run_linenos
+
+    def runtest(self):
+        self.fail(blocks.audit(self.path, self.run_linenos, self.parent.site))
+
+
+class NumbersItem(_Item):
+    def runtest(self):
+        page, site = self.parent, self.parent.site
+        text = self.path.read_text(encoding="utf-8")
+        stated = numbers.stated_numbers(site).get(page.rel, {})
+        where = blocks.display(self.path, site)
+        problems = [
+            f"{where}: {n} appears in the prose but in no code block or checked output of the "
+            "page: compute it, use a {{ computed }} value, or list it as a stated number"
+            for n in numbers.unchecked_numbers(text, site, set(stated))
+        ]
+        prose = numbers.prose_numbers(text)
+        problems += [
+            f"{where}: stated number {n} no longer occurs in the prose; remove it"
+            for n in stated
+            if n not in prose
+        ]
+        self.fail(problems)
+
+
+class ParityItem(_Item):
+    def __init__(self, *, other: str, **kwargs):
+        super().__init__(**kwargs)
+        self.other = other
+
+    def runtest(self):
+        page, site = self.parent, self.parent.site
+        counterpart = site.tree(self.other) / page.rel
+        if not counterpart.is_file():
+            pytest.fail(
+                f"{blocks.display(counterpart, site)} is missing: translate "
+                f"{blocks.display(self.path, site)}",
+                pytrace=False,
+            )
+        if page.lang != site.languages.default:
+            return  # the default language's page compares the two
+        a, b = (p.read_text(encoding="utf-8") for p in (self.path, counterpart))
+        if self.path.suffix == ".py":
+            problems = parity.notebook_problems(a, b)
+        else:
+            problems = parity.page_problems(
+                a, b, (page.lang, self.other), site.options.figures_dest
+            )
+        self.fail([f"{page.rel} ({page.lang} vs {self.other}): {p}" for p in problems])

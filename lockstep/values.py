@@ -1,0 +1,77 @@
+"""Computed values: `{{ name }}` in a page becomes what `VALUES[name](lang)` returns.
+
+A site lists its values in one module (the plugin's `values` option) as
+`VALUES: dict[str, Callable[[str], str]]`. Each value is cached per language under a digest
+of the module that defines its function and everything that module is made from
+(lockstep.deps), so a page edit or an edit to an unrelated snippet recomputes nothing. A
+function marked `@uncached` (cheap, and reading pages rather than code) runs on every build.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+
+from lockstep import deps, placeholders
+from lockstep.cache import Cache, digest
+
+ValueFunction = Callable[[str], str]
+
+
+def uncached(fn: ValueFunction) -> ValueFunction:
+    """A value that must be computed on every build (it reads pages, not only code)."""
+
+    @functools.wraps(fn)
+    def value(lang: str) -> str:
+        return fn(lang)
+
+    value.uncached = True
+    return value
+
+
+class Values:
+    """A site's computed values, rendered through the build cache."""
+
+    def __init__(self, functions: dict[str, ValueFunction], root: Path, cache: Cache | None):
+        self.functions, self.root, self.cache = functions, root.resolve(), cache
+
+    @classmethod
+    def from_module(cls, module: str, root: Path, cache: Cache | None) -> Values:
+        """The VALUES dictionary of `module`, with site-independent values added by the caller."""
+        functions = getattr(importlib.import_module(module), "VALUES", None)
+        if not isinstance(functions, dict):
+            raise TypeError(f"{module} must define VALUES: dict[str, Callable[[str], str]]")
+        return cls(dict(functions), root, cache)
+
+    def add(self, functions: dict[str, ValueFunction]) -> None:
+        """Register more values; a name may be defined once only."""
+        twice = sorted(set(functions) & set(self.functions))
+        if twice:
+            raise ValueError(f"computed values defined twice: {twice}")
+        self.functions.update(functions)
+
+    def render(self, name: str, lang: str) -> str:
+        """The value `name` in `lang`; an unknown name is an error that lists the known ones."""
+        if name not in self.functions:
+            known = ", ".join(sorted(self.functions))
+            raise KeyError(f"unknown computed value {{{{ {name} }}}}; known: {known}")
+        fn = self.functions[name]
+        if self.cache is None or getattr(fn, "uncached", False):
+            return fn(lang)
+        key = digest(self.inputs(name), self.root, salt=f"{name}:{lang}")
+        path = self.cache.fetch(f"{name}.{lang}", key, lambda: fn(lang).encode())
+        return path.read_text(encoding="utf-8")
+
+    def inputs(self, name: str) -> list[Path]:
+        """The project files value `name` is computed from."""
+        return deps.inputs([self.functions[name].__module__], self.root)
+
+    def live_names(self, languages) -> list[str]:
+        """Cache names of every value in every language: the rest is stale."""
+        return [f"{name}.{lang}" for name in self.functions for lang in languages]
+
+    def substitute(self, text: str, lang: str) -> str:
+        """`text` with every placeholder rendered in `lang`."""
+        return placeholders.substitute(text, lambda name: self.render(name, lang))

@@ -1,0 +1,45 @@
+"""The one fence scanner: CommonMark's closing rule, nesting by indentation, markers."""
+
+from lockstep import fences
+from lockstep.cjk import join_cjk_lines
+
+
+def test_a_fence_closes_only_with_its_own_character_at_least_as_long():
+    text = "````python\nx = 1\n```\n~~~~\n````\nafter\n"
+    (f,) = fences.scan(text)
+    assert (f.start, f.end, f.lang) == (0, 4, "python")
+    assert f.body == ("x = 1", "```", "~~~~")
+
+
+def test_tilde_and_indented_fences_with_attributes_and_braces():
+    text = '=== "Tab"\n\n    ~~~{.python title="a.py"}\n    print(1)\n    ~~~\n'
+    (f,) = fences.scan(text)
+    assert f.lang == "python" and f.indent == "    " and f.code == "print(1)"
+
+
+def test_an_unclosed_fence_runs_to_the_end_and_inline_backticks_are_no_fence():
+    assert [f.start for f in fences.scan("a ```x``` b\n\n```text\nopen")] == [2]
+    assert fences.scan("```text\nopen")[0].end == 2
+
+
+def test_marker_applies_to_the_next_fence_only_across_blank_lines():
+    text = "<!--pytest-codeblocks:cont-->\n\n```python\nx\n```\ntext\n```python\ny\n```\n"
+    first, second = fences.scan(text)
+    assert first.marker == "cont" and second.marker is None
+
+
+def test_line_states_and_prose_leave_out_every_fence_line():
+    text = "# Title\n```python\n# a comment, not a heading\n```\nEnd"
+    assert [fenced for _, fenced in fences.line_states(text)] == [False, True, True, True, False]
+    assert fences.prose(text) == "# Title\nEnd"
+
+
+def test_cjk_lines_join_outside_fences_only():
+    assert join_cjk_lines("本页的一切都在构建时\n渲染而成。") == "本页的一切都在构建时渲染而成。"
+    assert join_cjk_lines("- 参考实现比 SDPA 慢，\n  内存按平方增长。") == (
+        "- 参考实现比 SDPA 慢，内存按平方增长。"
+    )
+    kept = "softmax\n饱和\n\n饱和的 logit\n- 列表项\n# 标题"
+    assert join_cjk_lines(kept) == kept
+    code = "说明：\n````text\n第一行\n```\n第二行\n````\n之后\n"
+    assert join_cjk_lines(code) == code  # a shorter run inside does not close the fence
