@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell sha256sum requirements.txt | cut -c1-16)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha256sum | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help venv serve build handbook test lint bench bench-gpu lock clean
@@ -12,11 +12,12 @@ help:  ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
 # The stamp's name carries a hash of requirements.txt: a changed lock reinstalls.
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
-	@# Make the repository importable (snippets/, tests/) from hooks, notebooks and tests.
-	@echo "$(CURDIR)" > "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/attention_verified.pth"
+	@# Editable install: registers the lockstep plugin's entry point and puts the repository
+	@# root on sys.path (snippets/, tests/ importable from notebooks and tests). No downloads.
+	$(BIN)/python -m pip install --disable-pip-version-check -q --no-deps --no-build-isolation -e .
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 

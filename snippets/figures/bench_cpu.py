@@ -4,7 +4,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from snippets import bench_report
+from bench import report
 from snippets.figures.style import new_figure
 
 LABELS = {
@@ -27,10 +27,10 @@ LABELS = {
 
 def data() -> list[dict]:
     """The measured rows of bench/results/cpu.json."""
-    results = bench_report.load("cpu")
+    results = report.load("cpu")
     if results is None:
         raise FileNotFoundError("bench/results/cpu.json is missing: run `make bench`")
-    return bench_report.cpu_rows(results)
+    return report.cpu_rows(results)
 
 
 def draw(lang: str) -> Figure:

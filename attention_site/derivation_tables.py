@@ -6,6 +6,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
+from lockstep.tables import markdown_table
 from snippets import variance
 from snippets.overflow import overflow_rows
 from snippets.scale_placement import PLACEMENTS, placement_errors
@@ -56,9 +57,7 @@ SOFTCAP_XS = (1.0, 10.0, 30.0, 50.0, 100.0, 150.0)
 
 def _markdown(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
     """A right-aligned Markdown table."""
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---:|" * len(headers)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
+    return markdown_table(headers, rows, align="r" * len(headers))
 
 
 def _shortest(x: float, dtype_name: str) -> str:
@@ -138,7 +137,7 @@ def softcap_table(lang: str) -> str:
     return _markdown(HEADERS["softcap"][lang], rows)
 
 
-COMPUTED: dict[str, Callable[[str], str]] = {
+VALUES: dict[str, Callable[[str], str]] = {
     "overflow_table": overflow_table,
     "placement_table": placement_table,
     "dmodel_table": dmodel_table,

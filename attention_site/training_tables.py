@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 
+from lockstep.tables import markdown_table
 from snippets import training
 
 SCALE_NAMES = {
@@ -58,9 +59,8 @@ def _value(value) -> str:
 def training_setup(lang: str) -> str:
     """The configuration of the cached sweep as a two-column Markdown table."""
     cfg = training.load()["config"]
-    lines = ["| " + " | ".join(HEADERS["setup"][lang]) + " |", "|---|---|"]
-    lines += [f"| {label} | {_value(cfg[key])} |" for key, label in SETUP_ROWS[lang]]
-    return "\n".join(lines)
+    rows = [(label, _value(cfg[key])) for key, label in SETUP_ROWS[lang]]
+    return markdown_table(HEADERS["setup"][lang], rows)
 
 
 def training_table(lang: str) -> str:
@@ -70,10 +70,8 @@ def training_table(lang: str) -> str:
     """
     runs, cfg = training.load()["runs"], training.CONFIG
     first, second, per_lr = HEADERS["results"][lang]
-    lines = [
-        "| " + " | ".join([first, second, *(per_lr.format(lr=lr) for lr in cfg.lrs)]) + " |",
-        "|---:|---|" + "---:|" * len(cfg.lrs),
-    ]
+    headers = [first, second, *(per_lr.format(lr=lr) for lr in cfg.lrs)]
+    rows = []
     for d_k in cfg.d_ks:
         for scale in cfg.scales:
             best = training.best_lr(runs, d_k, scale)
@@ -83,8 +81,8 @@ def training_table(lang: str) -> str:
                 steps = training.slowest_steps_to(same)
                 cell = f"{'—' if steps is None else steps} ({training.final_accuracy(same):.2f})"
                 cells.append(f"**{cell}**" if lr == best and steps is not None else cell)
-            lines.append(f"| {d_k} | {SCALE_NAMES[lang][scale]} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+            rows.append((d_k, SCALE_NAMES[lang][scale], *cells))
+    return markdown_table(headers, rows, align="rl" + "r" * len(cfg.lrs))
 
 
 def training_threshold(lang: str) -> str:
@@ -109,7 +107,7 @@ def training_provenance(lang: str) -> str:
     )
 
 
-COMPUTED: dict[str, Callable[[str], str]] = {
+VALUES: dict[str, Callable[[str], str]] = {
     "training_setup": training_setup,
     "training_table": training_table,
     "training_threshold": training_threshold,

@@ -1,0 +1,17 @@
+"""Every `{{ name }}` this site's pages use, by name: the `values` option of lockstep.
+
+Each module below computes the values of one page or topic from snippets/; lockstep caches
+each value under a digest of the module that defines it (and what that module imports), and
+adds the cards' own values (cards_table, cards_relations, cards_handbook).
+"""
+
+from collections.abc import Callable
+
+from attention_site import bench_tables, derivation_tables, training_tables, variance_tables
+
+VALUES: dict[str, Callable[[str], str]] = {
+    **variance_tables.VALUES,
+    **derivation_tables.VALUES,
+    **training_tables.VALUES,
+    **bench_tables.VALUES,
+}
