@@ -28,10 +28,13 @@ from collections.abc import Iterator
 
 import torch
 
-from snippets.kernels._checks import check_attention_inputs, check_block_size
-
-LOG2E = 1.4426950408889634  # = 1/ln(2)
-LN2 = 0.6931471805599453  # = ln(2)
+from snippets.kernels._common import (
+    LN2,
+    LOG2E,
+    acc_dtype,
+    check_attention_inputs,
+    check_block_size,
+)
 
 
 # --8<-- [end:header]
@@ -94,16 +97,12 @@ def _mask_above_diagonal(S: torch.Tensor, q0: int, k0: int) -> torch.Tensor:
     return S.masked_fill_(j > i, float("-inf"))  # (B, H, bq, bk)
 
 
-def _acc_dtype(dtype: torch.dtype) -> torch.dtype:
-    return torch.float64 if dtype == torch.float64 else torch.float32
-
-
 # --8<-- [end:tiles]
 # --8<-- [start:forward]
 def _forward(Q, K, V, causal: bool, scale: float, block_q: int, block_k: int):
     B, H, N_q, _ = Q.shape
     N_k = K.shape[-2]
-    acc = _acc_dtype(Q.dtype)
+    acc = acc_dtype(Q.dtype)
     qk_scale = scale * LOG2E  # base-2 logits: exp(x) = exp2(x * LOG2E), and exp2 is cheaper
     O = torch.empty_like(Q)  # (B, H, N_q, d)
     lse = torch.empty(B, H, N_q, dtype=acc, device=Q.device)  # (B, H, N_q)

@@ -12,9 +12,10 @@ import math
 
 import torch
 
-from snippets.kernels._checks import check_attention_inputs
+from snippets.kernels._common import check_attention_inputs
 
 
+# --8<-- [start:softmax]
 def naive_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """Softmax straight from the definition exp(x) / sum(exp(x)); overflows for large x."""
     e = torch.exp(x)  # inf once x > ln(finfo.max)
@@ -26,6 +27,9 @@ def stable_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     m = x.amax(dim=dim, keepdim=True)  # the largest logit becomes exp(0) = 1
     e = torch.exp(x - m)  # in (0, 1]: cannot overflow
     return e / e.sum(dim=dim, keepdim=True)  # the sum is >= 1: no division by zero
+
+
+# --8<-- [end:softmax]
 
 
 def exp_overflow_threshold(dtype: torch.dtype) -> float:

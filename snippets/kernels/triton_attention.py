@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 import os
 import sys
 
@@ -34,7 +33,7 @@ import triton
 import triton.language as tl
 from triton.runtime.interpreter import InterpretedFunction
 
-from snippets.kernels._checks import check_attention_inputs
+from snippets.kernels._common import LN2, LOG2E, acc_dtype, check_attention_inputs
 
 INTERPRET: bool = isinstance(tl.sum, InterpretedFunction)  # how triton itself was set up
 if not INTERPRET and not torch.cuda.is_available():
@@ -53,8 +52,6 @@ SUPPORTED_D = (16, 32, 64, 128)
 SUPPORTED_DTYPES = (torch.float16, torch.bfloat16, torch.float32) + (
     (torch.float64,) if INTERPRET else ()
 )
-LOG2E = 1.4426950408889634  # = 1/ln(2): exp(x) = exp2(x * LOG2E)
-LN2 = math.log(2.0)
 
 
 # Kernels are laid out by hand, like tutorial 06 (long signatures, aligned continuations).
@@ -88,51 +85,12 @@ def _visible(offs_m, offs_n, N_K, CAUSAL: tl.constexpr):
 # --8<-- [start:forward]
 # ----------------------------------------------------------------------------- forward
 @triton.jit
-def _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, offs_m, qk_scale, N_K, lo, hi,
-                    HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
-                    CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
-                    PRECISION: tl.constexpr):
-    offs_d = tl.arange(0, HEAD_DIM)
-    for start_n in range(lo, hi, BLOCK_N):
-        offs_n = start_n + tl.arange(0, BLOCK_N)
-        kT = _load(k_base + offs_n[None, :] * HEAD_DIM + offs_d[:, None],
-                   offs_n[None, :] < N_K, UPCAST)  # (HEAD_DIM, BLOCK_N)
-        v = _load(v_base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
-                  offs_n[:, None] < N_K, UPCAST)  # (BLOCK_N, HEAD_DIM)
-        qk = tl.dot(q, kT, input_precision=PRECISION, out_dtype=ACC) * qk_scale  # base-2 logits
-        if MASK:
-            qk = tl.where(_visible(offs_m, offs_n, N_K, CAUSAL), qk, float("-inf"))
-        m_ij = tl.maximum(m_i, tl.max(qk, 1))  # finite: every row has seen key 0 by now
-        p = tl.math.exp2(qk - m_ij[:, None])
-        alpha = tl.math.exp2(m_i - m_ij)  # rescales what was summed so far
-        l_i = l_i * alpha + tl.sum(p, 1)
-        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None], input_precision=PRECISION)
-        m_i = m_ij
-    return acc, l_i, m_i
-
-
-@triton.jit
-def _attn_fwd(Q, K, V, Out, LSE2, Scales, N_Q, N_K,
-              HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-              CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
-              PRECISION: tl.constexpr):
-    start_m = tl.program_id(0) * BLOCK_M
-    bh = tl.program_id(1).to(tl.int64)  # (batch, head) pair; int64 so offsets cannot overflow
-    q_base, o_base = Q + bh * N_Q * HEAD_DIM, Out + bh * N_Q * HEAD_DIM
-    k_base, v_base = K + bh * N_K * HEAD_DIM, V + bh * N_K * HEAD_DIM
-    offs_m = start_m + tl.arange(0, BLOCK_M)
-    offs_d = tl.arange(0, HEAD_DIM)
-    qo_offs = offs_m[:, None] * HEAD_DIM + offs_d[None, :]
-    q = _load(q_base + qo_offs, offs_m[:, None] < N_Q, UPCAST)  # (BLOCK_M, HEAD_DIM)
-    qk_scale = tl.load(Scales + 1)  # scale / ln 2, stored in ACC precision
-    m_i = tl.full([BLOCK_M], float("-inf"), dtype=ACC)
-    l_i = tl.zeros([BLOCK_M], dtype=ACC)
-    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=ACC)
-    # Two loops over key blocks. The first covers blocks every query row of this program
-    # sees in full (below the causal diagonal, no ragged tail): no mask at all. The second
-    # covers the diagonal blocks (causal) and the ragged last block: masked. Blocks above
-    # the diagonal are never loaded. BLOCK_M is a multiple of BLOCK_N, so start_m is a
-    # block boundary.
+def _key_range(start_m, N_K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+               CAUSAL: tl.constexpr):
+    """Key blocks for query rows [start_m, start_m + BLOCK_M), in two ranges: [0, hi_full)
+    every row sees in full (below the causal diagonal, no ragged tail): no mask; [hi_full, hi)
+    the diagonal blocks (causal) and the ragged last block: masked. Blocks above the diagonal
+    are never visited. BLOCK_M is a multiple of BLOCK_N, so start_m is a block boundary."""
     n_full = (N_K // BLOCK_N) * BLOCK_N
     if CAUSAL:
         hi_full = tl.minimum(start_m, n_full)
@@ -140,33 +98,77 @@ def _attn_fwd(Q, K, V, Out, LSE2, Scales, N_Q, N_K,
     else:
         hi_full = n_full
         hi = N_K
-    acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, offs_m, qk_scale, N_K,
+    return hi_full, hi
+
+
+@triton.jit
+def _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, qk_scale, N_K, lo, hi,
+                    HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
+                    CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
+                    PRECISION: tl.constexpr):
+    offs_d = tl.arange(0, HEAD_DIM)
+    for start_n in range(lo, hi, BLOCK_N):
+        offs_n = start_n + tl.arange(0, BLOCK_N)
+        K_jT = _load(K_base + offs_n[None, :] * HEAD_DIM + offs_d[:, None],
+                     offs_n[None, :] < N_K, UPCAST)  # (HEAD_DIM, BLOCK_N)
+        V_j = _load(V_base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
+                    offs_n[:, None] < N_K, UPCAST)  # (BLOCK_N, HEAD_DIM)
+        S = tl.dot(Q_i, K_jT, input_precision=PRECISION, out_dtype=ACC) * qk_scale  # base 2
+        if MASK:
+            S = tl.where(_visible(offs_m, offs_n, N_K, CAUSAL), S, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(S, 1))  # finite: every row has seen key 0 by now
+        P = tl.math.exp2(S - m_new[:, None])  # (BLOCK_M, BLOCK_N)
+        alpha = tl.math.exp2(m_i - m_new)  # rescales what was summed so far
+        l_i = l_i * alpha + tl.sum(P, 1)
+        O_i = tl.dot(P.to(V_j.dtype), V_j, O_i * alpha[:, None], input_precision=PRECISION)
+        m_i = m_new
+    return O_i, l_i, m_i
+
+
+@triton.jit
+def _attn_fwd(Q, K, V, O, LSE2, Scales, N_Q, N_K,
+              HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+              CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
+              PRECISION: tl.constexpr):
+    start_m = tl.program_id(0) * BLOCK_M
+    bh = tl.program_id(1).to(tl.int64)  # (batch, head) pair; int64 so offsets cannot overflow
+    Q_base, O_base = Q + bh * N_Q * HEAD_DIM, O + bh * N_Q * HEAD_DIM
+    K_base, V_base = K + bh * N_K * HEAD_DIM, V + bh * N_K * HEAD_DIM
+    offs_m = start_m + tl.arange(0, BLOCK_M)
+    qo_offs = offs_m[:, None] * HEAD_DIM + tl.arange(0, HEAD_DIM)[None, :]
+    Q_i = _load(Q_base + qo_offs, offs_m[:, None] < N_Q, UPCAST)  # (BLOCK_M, HEAD_DIM)
+    qk_scale = tl.load(Scales + 1)  # scale / ln 2, stored in ACC precision
+    m_i = tl.full([BLOCK_M], float("-inf"), dtype=ACC)  # running max, base 2
+    l_i = tl.zeros([BLOCK_M], dtype=ACC)  # running sum of exp2(S - m_i)
+    O_i = tl.zeros([BLOCK_M, HEAD_DIM], dtype=ACC)  # unnormalised output
+    hi_full, hi = _key_range(start_m, N_K, BLOCK_M, BLOCK_N, CAUSAL)
+    O_i, l_i, m_i = _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, qk_scale, N_K,
                                     0, hi_full, HEAD_DIM, BLOCK_N, False, CAUSAL, UPCAST, ACC,
                                     PRECISION)
-    acc, l_i, m_i = _attn_fwd_inner(acc, l_i, m_i, q, k_base, v_base, offs_m, qk_scale, N_K,
+    O_i, l_i, m_i = _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, qk_scale, N_K,
                                     hi_full, hi, HEAD_DIM, BLOCK_N, True, CAUSAL, UPCAST, ACC,
                                     PRECISION)
     tl.store(LSE2 + bh * N_Q + offs_m, m_i + tl.math.log2(l_i), mask=offs_m < N_Q)
-    out = acc / l_i[:, None]
-    tl.store(o_base + qo_offs, out.to(Out.dtype.element_ty), mask=offs_m[:, None] < N_Q)
+    O_i = O_i / l_i[:, None]
+    tl.store(O_base + qo_offs, O_i.to(O.dtype.element_ty), mask=offs_m[:, None] < N_Q)
 
 
 # --8<-- [end:forward]
 # --8<-- [start:backward]
 # ----------------------------------------------------------------------------- backward
 @triton.jit
-def _attn_bwd_preprocess(O, DO, Delta, N_Q, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+def _attn_bwd_preprocess(O, DO, D, N_Q, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
                          UPCAST: tl.constexpr, ACC: tl.constexpr):
     offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
     bh = tl.program_id(1).to(tl.int64)
     offs = bh * N_Q * HEAD_DIM + offs_m[:, None] * HEAD_DIM + tl.arange(0, HEAD_DIM)[None, :]
-    o = _load(O + offs, offs_m[:, None] < N_Q, UPCAST).to(ACC)
-    do = _load(DO + offs, offs_m[:, None] < N_Q, UPCAST).to(ACC)
-    tl.store(Delta + bh * N_Q + offs_m, tl.sum(o * do, axis=1), mask=offs_m < N_Q)  # D_i
+    O_i = _load(O + offs, offs_m[:, None] < N_Q, UPCAST).to(ACC)
+    dO_i = _load(DO + offs, offs_m[:, None] < N_Q, UPCAST).to(ACC)
+    tl.store(D + bh * N_Q + offs_m, tl.sum(O_i * dO_i, axis=1), mask=offs_m < N_Q)  # D_i
 
 
 @triton.jit
-def _attn_bwd_dkdv_inner(dk, dv, k, v, q_base, do_base, lse_base, delta_base, offs_n,
+def _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE2_base, D_base, offs_n,
                          qk_scale, N_Q, lo, hi, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
                          MASK: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
                          PRECISION: tl.constexpr):
@@ -175,106 +177,101 @@ def _attn_bwd_dkdv_inner(dk, dv, k, v, q_base, do_base, lse_base, delta_base, of
     offs_d = tl.arange(0, HEAD_DIM)
     for start_m in range(lo, hi, BLOCK_M):
         offs_m = start_m + tl.arange(0, BLOCK_M)
-        qT = _load(q_base + offs_m[None, :] * HEAD_DIM + offs_d[:, None],
-                   offs_m[None, :] < N_Q, UPCAST)  # (HEAD_DIM, BLOCK_M)
-        do = _load(do_base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
-                   offs_m[:, None] < N_Q, UPCAST)  # (BLOCK_M, HEAD_DIM)
-        lse2 = tl.load(lse_base + offs_m, mask=offs_m < N_Q, other=0.0)
-        Di = tl.load(delta_base + offs_m, mask=offs_m < N_Q, other=0.0)
-        qkT = tl.dot(k, qT, input_precision=PRECISION, out_dtype=ACC) * qk_scale
-        pT = tl.math.exp2(qkT - lse2[None, :])  # P^T, recomputed from the saved lse
+        Q_iT = _load(Q_base + offs_m[None, :] * HEAD_DIM + offs_d[:, None],
+                     offs_m[None, :] < N_Q, UPCAST)  # (HEAD_DIM, BLOCK_M)
+        dO_i = _load(DO_base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
+                     offs_m[:, None] < N_Q, UPCAST)  # (BLOCK_M, HEAD_DIM)
+        lse2 = tl.load(LSE2_base + offs_m, mask=offs_m < N_Q, other=0.0)
+        D_i = tl.load(D_base + offs_m, mask=offs_m < N_Q, other=0.0)
+        S_T = tl.dot(K_j, Q_iT, input_precision=PRECISION, out_dtype=ACC) * qk_scale
+        P_T = tl.math.exp2(S_T - lse2[None, :])  # P^T, recomputed from the saved lse
         if MASK:  # diagonal band only: key j is seen by query i iff j <= i
-            pT = tl.where(offs_n[:, None] <= offs_m[None, :], pT, 0.0)
-        dv = tl.dot(pT.to(do.dtype), do, dv, input_precision=PRECISION)  # dV += P^T dO
-        dpT = tl.dot(v, tl.trans(do), input_precision=PRECISION, out_dtype=ACC)  # (dO V^T)^T
-        dsT = pT * (dpT - Di[None, :])  # dS^T = P^T * (dP^T - D)
-        dk = tl.dot(dsT.to(qT.dtype), tl.trans(qT), dk, input_precision=PRECISION)
-    return dk, dv
+            P_T = tl.where(offs_n[:, None] <= offs_m[None, :], P_T, 0.0)
+        dV_j = tl.dot(P_T.to(dO_i.dtype), dO_i, dV_j, input_precision=PRECISION)  # += P^T dO
+        dP_T = tl.dot(V_j, tl.trans(dO_i), input_precision=PRECISION, out_dtype=ACC)  # (dO V^T)^T
+        dS_T = P_T * (dP_T - D_i[None, :])  # dS^T = P^T * (dP^T - D)
+        dK_j = tl.dot(dS_T.to(Q_iT.dtype), tl.trans(Q_iT), dK_j, input_precision=PRECISION)
+    return dK_j, dV_j
 
 
 @triton.jit
-def _attn_bwd_dkdv(Q, K, V, DO, LSE2, Delta, DK, DV, Scales, N_Q, N_K,
+def _attn_bwd_dkdv(Q, K, V, DO, LSE2, D, DK, DV, Scales, N_Q, N_K,
                    HEAD_DIM: tl.constexpr, BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr,
                    CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
                    PRECISION: tl.constexpr):
     start_n = tl.program_id(0) * BLOCK_N1
     bh = tl.program_id(1).to(tl.int64)
-    q_base, do_base = Q + bh * N_Q * HEAD_DIM, DO + bh * N_Q * HEAD_DIM
-    lse_base, delta_base = LSE2 + bh * N_Q, Delta + bh * N_Q
+    Q_base, DO_base = Q + bh * N_Q * HEAD_DIM, DO + bh * N_Q * HEAD_DIM
+    LSE2_base, D_base = LSE2 + bh * N_Q, D + bh * N_Q
     offs_n = start_n + tl.arange(0, BLOCK_N1)
     kv_offs = bh * N_K * HEAD_DIM + offs_n[:, None] * HEAD_DIM + tl.arange(0, HEAD_DIM)[None, :]
-    k = _load(K + kv_offs, offs_n[:, None] < N_K, UPCAST)  # (BLOCK_N1, HEAD_DIM)
-    v = _load(V + kv_offs, offs_n[:, None] < N_K, UPCAST)
+    K_j = _load(K + kv_offs, offs_n[:, None] < N_K, UPCAST)  # (BLOCK_N1, HEAD_DIM)
+    V_j = _load(V + kv_offs, offs_n[:, None] < N_K, UPCAST)
     scale, qk_scale = tl.load(Scales), tl.load(Scales + 1)
-    dk = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=ACC)
-    dv = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=ACC)
+    dK_j = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=ACC)
+    dV_j = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=ACC)
     lo = 0
     if CAUSAL:  # queries before start_n never see these keys; the diagonal band is masked
-        dk, dv = _attn_bwd_dkdv_inner(dk, dv, k, v, q_base, do_base, lse_base, delta_base,
-                                      offs_n, qk_scale, N_Q, start_n,
-                                      tl.minimum(start_n + BLOCK_N1, N_Q), HEAD_DIM, BLOCK_M1,
-                                      True, UPCAST, ACC, PRECISION)
+        dK_j, dV_j = _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE2_base,
+                                          D_base, offs_n, qk_scale, N_Q, start_n,
+                                          tl.minimum(start_n + BLOCK_N1, N_Q), HEAD_DIM,
+                                          BLOCK_M1, True, UPCAST, ACC, PRECISION)
         lo = start_n + BLOCK_N1
-    dk, dv = _attn_bwd_dkdv_inner(dk, dv, k, v, q_base, do_base, lse_base, delta_base, offs_n,
-                                  qk_scale, N_Q, lo, N_Q, HEAD_DIM, BLOCK_M1, False, UPCAST,
-                                  ACC, PRECISION)
-    tl.store(DV + kv_offs, dv.to(DV.dtype.element_ty), mask=offs_n[:, None] < N_K)
-    dk = dk * scale  # dK = dS^T Q * scale
-    tl.store(DK + kv_offs, dk.to(DK.dtype.element_ty), mask=offs_n[:, None] < N_K)
+    dK_j, dV_j = _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE2_base, D_base,
+                                      offs_n, qk_scale, N_Q, lo, N_Q, HEAD_DIM, BLOCK_M1, False,
+                                      UPCAST, ACC, PRECISION)
+    tl.store(DV + kv_offs, dV_j.to(DV.dtype.element_ty), mask=offs_n[:, None] < N_K)
+    dK_j = dK_j * scale  # dK = dS^T Q * scale
+    tl.store(DK + kv_offs, dK_j.to(DK.dtype.element_ty), mask=offs_n[:, None] < N_K)
 
 
 @triton.jit
-def _attn_bwd_dq_inner(dq, q, do, lse2, Di, k_base, v_base, offs_m, qk_scale, N_K, lo, hi,
-                       HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
+def _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse2, D_i, K_base, V_base, offs_m, qk_scale, N_K, lo,
+                       hi, HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
                        CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
                        PRECISION: tl.constexpr):
     offs_d = tl.arange(0, HEAD_DIM)
     for start_n in range(lo, hi, BLOCK_N):
         offs_n = start_n + tl.arange(0, BLOCK_N)
         kvT_offs = offs_n[None, :] * HEAD_DIM + offs_d[:, None]
-        kT = _load(k_base + kvT_offs, offs_n[None, :] < N_K, UPCAST)  # (HEAD_DIM, BLOCK_N)
-        vT = _load(v_base + kvT_offs, offs_n[None, :] < N_K, UPCAST)
-        qk = tl.dot(q, kT, input_precision=PRECISION, out_dtype=ACC) * qk_scale
-        p = tl.math.exp2(qk - lse2[:, None])  # P, recomputed from the saved lse
+        K_jT = _load(K_base + kvT_offs, offs_n[None, :] < N_K, UPCAST)  # (HEAD_DIM, BLOCK_N)
+        V_jT = _load(V_base + kvT_offs, offs_n[None, :] < N_K, UPCAST)
+        S = tl.dot(Q_i, K_jT, input_precision=PRECISION, out_dtype=ACC) * qk_scale
+        P = tl.math.exp2(S - lse2[:, None])  # P, recomputed from the saved lse
         if MASK:
-            p = tl.where(_visible(offs_m, offs_n, N_K, CAUSAL), p, 0.0)
-        dp = tl.dot(do, vT, input_precision=PRECISION, out_dtype=ACC)  # dP = dO V^T
-        ds = p * (dp - Di[:, None])  # dS = P * (dP - D)
-        dq = tl.dot(ds.to(kT.dtype), tl.trans(kT), dq, input_precision=PRECISION)  # dQ += dS K
-    return dq
+            P = tl.where(_visible(offs_m, offs_n, N_K, CAUSAL), P, 0.0)
+        dP = tl.dot(dO_i, V_jT, input_precision=PRECISION, out_dtype=ACC)  # dP = dO V^T
+        dS = P * (dP - D_i[:, None])  # dS = P * (dP - D)
+        dQ_i = tl.dot(dS.to(K_jT.dtype), tl.trans(K_jT), dQ_i,
+                      input_precision=PRECISION)  # dQ += dS K
+    return dQ_i
 
 
 @triton.jit
-def _attn_bwd_dq(Q, K, V, DO, LSE2, Delta, DQ, Scales, N_Q, N_K,
+def _attn_bwd_dq(Q, K, V, DO, LSE2, D, DQ, Scales, N_Q, N_K,
                  HEAD_DIM: tl.constexpr, BLOCK_M2: tl.constexpr, BLOCK_N2: tl.constexpr,
                  CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
                  PRECISION: tl.constexpr):
     start_m = tl.program_id(0) * BLOCK_M2
     bh = tl.program_id(1).to(tl.int64)
-    k_base, v_base = K + bh * N_K * HEAD_DIM, V + bh * N_K * HEAD_DIM
+    K_base, V_base = K + bh * N_K * HEAD_DIM, V + bh * N_K * HEAD_DIM
     offs_m = start_m + tl.arange(0, BLOCK_M2)
     qo_offs = bh * N_Q * HEAD_DIM + offs_m[:, None] * HEAD_DIM + tl.arange(0, HEAD_DIM)[None, :]
-    q = _load(Q + qo_offs, offs_m[:, None] < N_Q, UPCAST)  # (BLOCK_M2, HEAD_DIM)
-    do = _load(DO + qo_offs, offs_m[:, None] < N_Q, UPCAST)
+    Q_i = _load(Q + qo_offs, offs_m[:, None] < N_Q, UPCAST)  # (BLOCK_M2, HEAD_DIM)
+    dO_i = _load(DO + qo_offs, offs_m[:, None] < N_Q, UPCAST)
     lse2 = tl.load(LSE2 + bh * N_Q + offs_m, mask=offs_m < N_Q, other=0.0)
-    Di = tl.load(Delta + bh * N_Q + offs_m, mask=offs_m < N_Q, other=0.0)
+    D_i = tl.load(D + bh * N_Q + offs_m, mask=offs_m < N_Q, other=0.0)
     scale, qk_scale = tl.load(Scales), tl.load(Scales + 1)
-    dq = tl.zeros([BLOCK_M2, HEAD_DIM], dtype=ACC)
-    n_full = (N_K // BLOCK_N2) * BLOCK_N2  # same unmasked / masked split as the forward
-    if CAUSAL:
-        hi_full = tl.minimum(start_m, n_full)
-        hi = tl.minimum(start_m + BLOCK_M2, N_K)
-    else:
-        hi_full = n_full
-        hi = N_K
-    dq = _attn_bwd_dq_inner(dq, q, do, lse2, Di, k_base, v_base, offs_m, qk_scale, N_K, 0,
-                            hi_full, HEAD_DIM, BLOCK_N2, False, CAUSAL, UPCAST, ACC,
-                            PRECISION)
-    dq = _attn_bwd_dq_inner(dq, q, do, lse2, Di, k_base, v_base, offs_m, qk_scale, N_K,
-                            hi_full, hi, HEAD_DIM, BLOCK_N2, True, CAUSAL, UPCAST, ACC,
-                            PRECISION)
-    dq = dq * scale  # dQ = dS K * scale
-    tl.store(DQ + qo_offs, dq.to(DQ.dtype.element_ty), mask=offs_m[:, None] < N_Q)
+    dQ_i = tl.zeros([BLOCK_M2, HEAD_DIM], dtype=ACC)
+    hi_full, hi = _key_range(start_m, N_K, BLOCK_M2, BLOCK_N2, CAUSAL)  # as in the forward
+    dQ_i = _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse2, D_i, K_base, V_base, offs_m, qk_scale,
+                              N_K, 0, hi_full, HEAD_DIM, BLOCK_N2, False, CAUSAL, UPCAST, ACC,
+                              PRECISION)
+    dQ_i = _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse2, D_i, K_base, V_base, offs_m, qk_scale,
+                              N_K, hi_full, hi, HEAD_DIM, BLOCK_N2, True, CAUSAL, UPCAST, ACC,
+                              PRECISION)
+    dQ_i = dQ_i * scale  # dQ = dS K * scale
+    tl.store(DQ + qo_offs, dQ_i.to(DQ.dtype.element_ty), mask=offs_m[:, None] < N_Q)
 
 
 # --8<-- [end:backward]
@@ -340,10 +337,6 @@ def _check_backend(q: torch.Tensor) -> None:
         )
 
 
-def _acc_dtype(dtype: torch.dtype) -> torch.dtype:
-    return torch.float64 if dtype == torch.float64 else torch.float32
-
-
 def _out_dtype(dtype: torch.dtype) -> torch.dtype:
     """What the kernels write: fp32 for bf16 in the interpreter (see _load), else dtype."""
     return torch.float32 if INTERPRET and dtype == torch.bfloat16 else dtype
@@ -365,43 +358,43 @@ class _FlashAttention(torch.autograd.Function):
         B, H, N_q, _ = q.shape
         N_k = k.shape[2]
         args = _launch_args(q)
-        acc = _acc_dtype(q.dtype)
-        o = torch.empty(q.shape, dtype=_out_dtype(q.dtype), device=q.device)
+        acc = acc_dtype(q.dtype)
+        O = torch.empty(q.shape, dtype=_out_dtype(q.dtype), device=q.device)
         lse2 = torch.empty(B, H, N_q, dtype=acc, device=q.device)  # base 2
         scales = _scales(scale, acc, q.device)
         grid = (triton.cdiv(N_q, cfg.BLOCK_M), B * H)
-        _attn_fwd[grid](q, k, v, o, lse2, scales, N_q, N_k, BLOCK_M=cfg.BLOCK_M,
+        _attn_fwd[grid](q, k, v, O, lse2, scales, N_q, N_k, BLOCK_M=cfg.BLOCK_M,
                         BLOCK_N=cfg.BLOCK_N, CAUSAL=causal, num_warps=cfg.num_warps,
                         num_stages=cfg.num_stages, **args)
-        o = o.to(q.dtype)
-        ctx.save_for_backward(q, k, v, o, lse2)
+        O = O.to(q.dtype)
+        ctx.save_for_backward(q, k, v, O, lse2)
         ctx.causal, ctx.scale, ctx.cfg = causal, scale, cfg
         ctx.set_materialize_grads(False)
-        return o, lse2 * LN2  # natural-log lse for the caller
+        return O, lse2 * LN2  # natural-log lse for the caller
 
     @staticmethod
-    def backward(ctx, do, dlse):
-        q, k, v, o, lse2 = ctx.saved_tensors
+    def backward(ctx, dO, dlse):
+        q, k, v, O, lse2 = ctx.saved_tensors
         cfg = ctx.cfg
         B, H, N_q, d = q.shape
         N_k = k.shape[2]
-        do = torch.zeros_like(o) if do is None else do.contiguous()
+        dO = torch.zeros_like(O) if dO is None else dO.contiguous()
         args = _launch_args(q)
-        delta = torch.empty_like(lse2)  # D_i = rowsum(dO * O)
+        D = torch.empty_like(lse2)  # D_i = rowsum(dO * O)
         grid_q = (triton.cdiv(N_q, cfg.BLOCK_M2), B * H)
-        _attn_bwd_preprocess[grid_q](o, do, delta, N_q, HEAD_DIM=d, BLOCK_M=cfg.BLOCK_M2,
+        _attn_bwd_preprocess[grid_q](O, dO, D, N_q, HEAD_DIM=d, BLOCK_M=cfg.BLOCK_M2,
                                      UPCAST=args["UPCAST"], ACC=args["ACC"])
         if dlse is not None:  # d lse_i / d S_ij = P_ij: the same as lowering D_i by dlse_i
-            delta = delta - dlse.to(delta.dtype)
+            D = D - dlse.to(D.dtype)
         scales = _scales(ctx.scale, lse2.dtype, q.device)
         dq, dk, dv = (torch.empty(x.shape, dtype=_out_dtype(q.dtype), device=q.device)
                       for x in (q, k, v))
         launch = dict(CAUSAL=ctx.causal, num_warps=cfg.num_warps, num_stages=cfg.num_stages,
                       **args)
         grid_k = (triton.cdiv(N_k, cfg.BLOCK_N1), B * H)
-        _attn_bwd_dkdv[grid_k](q, k, v, do, lse2, delta, dk, dv, scales, N_q, N_k,
+        _attn_bwd_dkdv[grid_k](q, k, v, dO, lse2, D, dk, dv, scales, N_q, N_k,
                                BLOCK_M1=cfg.BLOCK_M1, BLOCK_N1=cfg.BLOCK_N1, **launch)
-        _attn_bwd_dq[grid_q](q, k, v, do, lse2, delta, dq, scales, N_q, N_k,
+        _attn_bwd_dq[grid_q](q, k, v, dO, lse2, D, dq, scales, N_q, N_k,
                              BLOCK_M2=cfg.BLOCK_M2, BLOCK_N2=cfg.BLOCK_N2, **launch)
         return dq.to(q.dtype), dk.to(q.dtype), dv.to(q.dtype), None, None, None
 

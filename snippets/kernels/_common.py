@@ -1,4 +1,5 @@
-"""One input validator shared by every attention kernel, so the checks are written once.
+"""What every attention kernel shares, written once: the input checks, the base-2 constants
+and the dtype tiles accumulate in.
 
 Convention (that of ``torch.nn.functional.scaled_dot_product_attention``): q is
 (B, H, N_q, d), k and v are (B, H, N_k, d); ``causal`` lets query i see keys j <= i
@@ -11,6 +12,14 @@ import math
 import numbers
 
 import torch
+
+LOG2E = 1 / math.log(2)  # log2(e): exp(x) = exp2(x * LOG2E), and exp2 is the cheaper instruction
+LN2 = math.log(2)  # ln(2): a base-2 log-sum-exp times LN2 is the natural one
+
+
+def acc_dtype(dtype: torch.dtype) -> torch.dtype:
+    """The dtype tiles accumulate in: float64 for float64 inputs, float32 for the rest."""
+    return torch.float64 if dtype == torch.float64 else torch.float32
 
 
 def check_attention_inputs(
