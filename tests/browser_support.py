@@ -44,6 +44,20 @@ def guarded_page(browser, allowed: tuple[str, ...], height: int = 1400):
     return pg
 
 
+def screenshot(page, name: str, full_page: bool = True) -> Path:
+    """Save a screenshot for a person to look at, and check it shows a rendered page: a blank
+    or half-loaded page has a handful of colours, a page with text and figures has hundreds."""
+    from PIL import Image
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    with Image.open(path) as image:
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
+    assert colours is None or len(colours) > 50, f"{path} looks blank ({len(colours)} colours)"
+    return path
+
+
 def search(page, query: str) -> list[str]:
     """Type `query` into Material's search box and return the result links' hrefs."""
     box = page.locator("input.md-search__input")

@@ -1,4 +1,4 @@
-"""Test-wide setup that must happen before any test module is imported."""
+"""Test-wide setup that must happen before any test module is imported, and shared fixtures."""
 
 import os
 
@@ -13,15 +13,26 @@ from pathlib import Path
 
 import pytest
 
+from lockstep.config import Site
+
 ROOT = Path(__file__).resolve().parent.parent
-MKDOCS = [sys.executable, "-m", "mkdocs"]
+SITE = Site.load(ROOT / "mkdocs.yml")
+DOCS = SITE.docs_dir
+LANGS = SITE.languages.codes
+# What a build reads.
+PROJECT = ("docs", "snippets", "attention_site", "bench", "lockstep", "mkdocs.yml")
 
 
-def mkdocs_build(cwd: Path, site_dir: Path) -> subprocess.CompletedProcess:
+def mkdocs_build(cwd: Path, site_dir: Path, env: dict | None = None) -> subprocess.CompletedProcess:
     """`mkdocs build --strict` in `cwd`, output captured."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    cmd = [*MKDOCS, "build", "--strict", "--site-dir", str(site_dir)]
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
+    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+def lang_dir(site: Path, lang: str) -> Path:
+    """Where a built language lives: the default at the root, the others below it."""
+    return site / SITE.languages.prefix(lang)
 
 
 @pytest.fixture(scope="session")
@@ -36,22 +47,24 @@ def built_site(tmp_path_factory) -> Path:
     return site
 
 
+def copy_project(dest: Path, share_cache: bool = True) -> Path:
+    """A scratch copy of what the build reads; the build cache is shared unless told not to."""
+    for name in PROJECT:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(src, dest / name)
+    if share_cache:
+        (ROOT / ".cache").mkdir(exist_ok=True)
+        (dest / ".cache").symlink_to(ROOT / ".cache")
+    return dest
+
+
 @pytest.fixture
 def project_copy(tmp_path) -> Path:
-    """A scratch copy of what the build reads, to break on purpose (figure cache shared)."""
-    for name in ("docs", "hooks", "snippets", "bench"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
-    (ROOT / ".cache").mkdir(exist_ok=True)
-    (tmp_path / ".cache").symlink_to(ROOT / ".cache")
-    return tmp_path
-
-
-def offline_build(cwd: Path, site_dir: Path) -> subprocess.CompletedProcess:
-    """The offline edition as `make handbook` builds it: OFFLINE=true enables the plugin."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "OFFLINE": "true"}
-    cmd = [*MKDOCS, "build", "--strict", "--site-dir", str(site_dir)]
-    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    """A scratch copy of the project to break on purpose (build cache shared)."""
+    return copy_project(tmp_path)
 
 
 @pytest.fixture(scope="session")
@@ -61,7 +74,7 @@ def offline_site(tmp_path_factory) -> Path:
 
     work = tmp_path_factory.mktemp("offline")
     site = work / "attention-verified"
-    result = offline_build(ROOT, site)
+    result = mkdocs_build(ROOT, site, env={"OFFLINE": "true"})
     if result.returncode != 0:
         pytest.fail(f"offline build failed:\n{result.stdout}\n{result.stderr}", pytrace=False)
     archive = work / "attention-verified-offline.zip"

@@ -1,10 +1,8 @@
 """The built site in headless Chromium: languages, math, figures, switcher, search, offline."""
 
-import shutil
-
 import pytest
 
-from tests.browser_support import CHROMIUM, SHOTS, require_chromium, search
+from tests.browser_support import require_chromium, screenshot, search
 
 require_chromium()
 
@@ -35,11 +33,7 @@ def test_page_renders_math_and_figures_without_other_hosts(page, base_url, lang_
     )
     assert all(w and w > 0 for w in widths), f"a figure failed to load: naturalWidth {widths}"
     assert "{{" not in text
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(
-        path=str(SHOTS / f"{(lang_prefix or 'zh/').rstrip('/')}-{PAGE.rstrip('/')}.png"),
-        full_page=True,
-    )
+    screenshot(page, f"{(lang_prefix or 'zh/').rstrip('/')}-{PAGE.rstrip('/')}")
     assert page.foreign == [], f"requests to other hosts: {page.foreign}"
 
 
@@ -74,13 +68,5 @@ def test_notebook_page_renders_its_raw_tex_and_outputs(page, base_url, lang_pref
         ".jp-OutputArea img", "imgs => imgs.map(i => i.complete && i.naturalWidth)"
     )
     assert widths and all(w and w > 0 for w in widths), f"an output image failed: {widths}"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    shot = f"{(lang_prefix or 'zh/').rstrip('/')}-notebook-qk_distribution.png"
-    page.screenshot(path=str(SHOTS / shot), full_page=True)
+    screenshot(page, f"{(lang_prefix or 'zh/').rstrip('/')}-notebook-qk_distribution")
     assert page.foreign == [], f"requests to other hosts: {page.foreign}"
-
-
-def test_screenshots_were_saved():
-    # Runs after the rendering tests (file order): a person looks at these PNGs.
-    assert shutil.which(CHROMIUM)
-    assert len(list(SHOTS.glob("*.png"))) >= 2

@@ -1,51 +1,54 @@
-"""Interview cards: the format is enforced, every number is computed, the deck hangs together."""
+"""Interview cards: the format is enforced, the deck hangs together, the tables are right.
 
+Every number on a card is checked like any page's (lockstep's numbers item, docs/**)."""
+
+import dataclasses
 import re
-from pathlib import Path
 
 import pytest
 from mkdocs.utils import yaml_load
 
-from snippets import cards, cards_render
-from snippets.computed import render
-from tests import docs_blocks
+from lockstep.cards import render
+from lockstep.cards.deck import Deck, read_card
+from lockstep.values import Values
+from tests.conftest import LANGS, ROOT, SITE, mkdocs_build
 
-ROOT = Path(__file__).resolve().parent.parent
-DECK = {lang: cards.load_cards(lang) for lang in cards.LANGS}
-CARD_PAGES = [c.path for lang in cards.LANGS for c in DECK[lang]]
+DECK = Deck(SITE)
+CARDS = {lang: DECK.cards(lang) for lang in LANGS}
+VALUES = Values.from_module(SITE.options.values, ROOT, cache=None)
 
 
 def test_deck_follows_the_format():
-    problems = cards.check_deck()
+    problems = DECK.check()
     assert not problems, "\n".join(problems)
 
 
 def test_deck_has_the_same_cards_in_both_languages_and_at_least_twelve():
-    zh, en = ([c.id for c in DECK[lang]] for lang in cards.LANGS)
+    zh, en = ([c.id for c in CARDS[lang]] for lang in LANGS)
     assert zh == en
     assert len(zh) >= 12
 
 
-@pytest.mark.parametrize("lang", cards.LANGS)
+@pytest.mark.parametrize("lang", LANGS)
 def test_new_card_template_passes_every_check(tmp_path, lang):
-    path = tmp_path / lang / cards.CARDS_DIR / "my-card.md"
+    path = tmp_path / lang / "cards" / "my-card.md"
     path.parent.mkdir(parents=True)
-    path.write_text(cards.template("my-card", lang), encoding="utf-8")
-    assert cards.check_card(cards.read_card(path, lang), {"why-scale"}) == []
+    path.write_text(DECK.template("my-card", lang, related="why-scale"), encoding="utf-8")
+    assert DECK.check_card(read_card(path, lang), {"why-scale"}) == []
 
 
 def _broken(tmp_path, old: str, new: str, lang: str = "en") -> list[str]:
-    """check_deck on a copy of the deck where one card has every `old` replaced by `new`."""
-    for lg in cards.LANGS:
-        folder = tmp_path / lg / cards.CARDS_DIR
+    """The deck's checks on a copy where one card has every `old` replaced by `new`."""
+    for lg in LANGS:
+        folder = tmp_path / lg / "cards"
         folder.mkdir(parents=True, exist_ok=True)
-        for c in DECK[lg]:
+        for c in CARDS[lg]:
             text = c.path.read_text(encoding="utf-8")
             if lg == lang and c.id == "why-scale":
                 assert old in text, f"{old!r} not in {c.path}: update this test"
                 text = text.replace(old, new)
             (folder / c.path.name).write_text(text, encoding="utf-8")
-    return cards.check_deck(tmp_path)
+    return Deck(dataclasses.replace(SITE, docs_dir=tmp_path)).check()
 
 
 @pytest.mark.parametrize(
@@ -75,59 +78,36 @@ def test_check_catches_metadata_that_differs_between_languages(tmp_path):
     assert any("front matter differs between zh and en" in p for p in problems), problems
 
 
-def unchecked_numbers(path: Path) -> list[str]:
-    """Numbers on a card that its own code or checked output does not show (front matter aside)."""
-    _, body = cards.split_front_matter(path.read_text(encoding="utf-8"))
-    return docs_blocks.unchecked_numbers(body)
-
-
-@pytest.mark.parametrize("path", CARD_PAGES, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
-def test_every_number_on_a_card_is_computed_by_its_code(path):
-    missing = unchecked_numbers(path)
-    assert not missing, (
-        f"{path.relative_to(ROOT)}: {missing} appear in the prose but in no code block or checked "
-        "output of the card: compute them, or use a {{ computed }} value"
-    )
-
-
-def test_number_audit_flags_a_typed_number(tmp_path):
-    page = tmp_path / "card.md"
-    page.write_text("# Q\n\nThe std is 8.08.\n\n```python\nprint(1)\n```\n", encoding="utf-8")
-    assert unchecked_numbers(page) == ["8.08"]
-    page.write_text("# Q\n\nThe std is 8.08.\n\n```text\nstd 8.08\n```\n", encoding="utf-8")
-    assert unchecked_numbers(page) == []
-
-
 def test_nav_lists_the_cards_in_deck_order():
     with open(ROOT / "mkdocs.yml", encoding="utf-8") as fh:
         nav = yaml_load(fh)["nav"]
     section = next(v for item in nav for k, v in item.items() if k == "面试卡片")
-    expected = [f"{cards.CARDS_DIR}/{c.id}.md" for c in DECK["zh"]]
+    expected = [f"cards/{c.id}.md" for c in CARDS[SITE.languages.default]]
     assert section == ["cards/index.md", *expected, "cards/handbook.md"]
 
 
-@pytest.mark.parametrize("lang", cards.LANGS)
-def test_relations_list_both_directions(lang):
-    rel = cards_render.relations(lang)
+@pytest.mark.parametrize("lang", LANGS)
+def test_relations_list_both_directions_one_row_per_card(lang):
+    rel = render.relations(DECK, lang)
     for cid, (to, _) in rel.items():
         for other in to:
             assert cid in rel[other][1], f"{cid} -> {other} missing from {other}'s back links"
-    table = cards_render.cards_relations(lang)
-    assert table.count("\n") == len(DECK[lang]) + 1
+    rows = render.relations_table(DECK, lang).splitlines()[2:]
+    assert [re.search(r"\]\(([a-z0-9-]+)\.md\)", row)[1] for row in rows] == list(rel)
 
 
-@pytest.mark.parametrize("lang", cards.LANGS)
+@pytest.mark.parametrize("lang", LANGS)
 def test_deck_table_lists_every_card_with_labels_in_its_language(lang):
-    table = cards_render.cards_table(lang)
-    for c in DECK[lang]:
-        assert f"]({c.id}.md) | {cards.MODULES[c.module][lang]} |" in table
-        assert all(cards.TAGS[t][lang] in table for t in c.tags)
+    table, v = render.deck_table(DECK, lang), DECK.vocabulary
+    for c in CARDS[lang]:
+        assert f"]({c.id}.md) | {v.modules[c.module][lang]} |" in table
+        assert all(v.tags[t][lang] in table for t in c.tags)
 
 
-@pytest.mark.parametrize("lang", cards.LANGS)
+@pytest.mark.parametrize("lang", LANGS)
 def test_handbook_holds_every_card_once_with_answers_open_and_links_in_page(lang):
-    text = cards_render.handbook(lang, render)
-    for c in DECK[lang]:
+    text = render.handbook(DECK, lang, VALUES.substitute)
+    for c in CARDS[lang]:
         assert text.count(f"{{ #card-{c.id} .card-title }}") == 1
         assert f"]({c.id}.md" not in text, "a link to a card page should point into the handbook"
     assert not re.search(r"^\s*\?\?\? ", text, re.M), "follow-up answers must print open"
@@ -136,8 +116,6 @@ def test_handbook_holds_every_card_once_with_answers_open_and_links_in_page(lang
 
 @pytest.mark.build
 def test_an_invalid_card_fails_the_build_naming_it(project_copy):
-    from tests.conftest import mkdocs_build
-
     page = project_copy / "docs/en/cards/why-scale.md"
     page.write_text(page.read_text(encoding="utf-8").replace("difficulty: easy", "difficulty: x"))
     result = mkdocs_build(project_copy, project_copy / "site")

@@ -4,8 +4,9 @@ from urllib.parse import unquote
 
 import pytest
 
-from snippets import cards
-from tests.browser_support import SHOTS, guarded_page, require_chromium, search
+from lockstep.cards.deck import Deck
+from tests.browser_support import guarded_page, require_chromium, screenshot, search
+from tests.conftest import SITE
 
 require_chromium()
 
@@ -21,7 +22,6 @@ def wait_for_math(page: Page) -> None:
 
 @pytest.mark.parametrize("lang_prefix", ["", "en/"])
 def test_card_and_index_render_math_without_raw_tex(page, base_url, lang_prefix):
-    SHOTS.mkdir(parents=True, exist_ok=True)
     lang = lang_prefix.rstrip("/") or "zh"
     for path, shot, formulas in (
         ("cards/why-scale/", "card-why-scale", 10),
@@ -33,7 +33,7 @@ def test_card_and_index_render_math_without_raw_tex(page, base_url, lang_prefix)
         for raw in ("\\frac", "\\sqrt", "\\operatorname", "$$", "{{"):
             assert raw not in text, f"{raw!r} visible on {path}"
         assert page.locator("article mjx-container").count() >= formulas
-        page.screenshot(path=str(SHOTS / f"{lang}-{shot}.png"), full_page=(shot == "cards-index"))
+        screenshot(page, f"{lang}-{shot}", full_page=(shot == "cards-index"))
     assert page.foreign == []
 
 
@@ -48,7 +48,7 @@ def test_follow_up_answers_are_collapsed_and_open_on_click(page, base_url):
 @pytest.mark.parametrize("lang_prefix, lang", [("", "zh"), ("en/", "en")])
 def test_a_tag_on_a_card_leads_to_the_cards_with_that_tag(page, base_url, lang_prefix, lang):
     page.goto(base_url + lang_prefix + "cards/soft-capping/")
-    label = cards.TAGS["soft-capping"][lang]
+    label = Deck(SITE).vocabulary.tags["soft-capping"][lang]
     page.locator(".md-tag", has_text=label).first.click()
     page.wait_for_load_state()
     assert "/cards/#tag:" in page.url, page.url

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from snippets import additive_attention, heavy_tails, init_scale, long_context, saturation
+from snippets import additive_attention, heavy_tails, init_scale, saturation
 from snippets.figures import attention_entropy, jacobian_norm, max_logit, softmax_sharpness
 
 
@@ -96,9 +96,3 @@ def test_heavy_tails_have_more_large_logits_than_normal():
 def test_student_t_without_variance_is_rejected():
     with pytest.raises(ValueError, match="nu"):
         heavy_tails.unit_variance_samples((2, 2), 2.0, np.random.default_rng(0))
-
-
-def test_long_context_asymptotes_are_the_formulas():
-    d = long_context.sweep((16, 256), trials=20)
-    assert d["sqrt_2lnN"] == [math.sqrt(2 * math.log(16)), math.sqrt(2 * math.log(256))]
-    assert d["lnN_minus_half"] == [math.log(16) - 0.5, math.log(256) - 0.5]

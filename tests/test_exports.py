@@ -8,14 +8,16 @@ from pathlib import Path
 import genanki
 import pytest
 
-from snippets import cards
-from snippets.cards_anki import DECK_IDS, FIELDS, MODEL_ID
+from lockstep.cards.anki import FIELDS, note_guid
+from lockstep.cards.deck import Deck
+from tests.conftest import LANGS, SITE, lang_dir
 
-PREFIX = {"zh": "", "en": "en/"}
+DECK = Deck(SITE)
+ANKI, VOCABULARY = DECK.vocabulary.anki, DECK.vocabulary
 
 
 def apkg(site: Path, lang: str) -> Path:
-    return site / PREFIX[lang] / "assets" / "downloads" / f"cards.{lang}.apkg"
+    return lang_dir(site, lang) / DECK.options.anki_dest / f"cards.{lang}.apkg"
 
 
 def notes(package: Path, tmp_path: Path) -> list[tuple]:
@@ -30,38 +32,38 @@ def notes(package: Path, tmp_path: Path) -> list[tuple]:
     return [(i, g, m, f.split("\x1f")) for i, g, m, f in rows], decks
 
 
-@pytest.mark.parametrize("lang", cards.LANGS)
+@pytest.mark.parametrize("lang", LANGS)
 def test_anki_deck_has_one_complete_note_per_card(built_site, tmp_path, lang):
     rows, decks = notes(apkg(built_site, lang), tmp_path)
-    deck = cards.load_cards(lang)
+    deck = DECK.cards(lang)
     assert len(rows) == len(deck)
-    assert decks == {DECK_IDS[lang]}
+    assert decks == {ANKI["deck_ids"][lang]}
     by_id = {fields[0]: (guid, mid, fields) for _, guid, mid, fields in rows}
     assert set(by_id) == {c.id for c in deck}
     for card in deck:
         guid, mid, fields = by_id[card.id]
-        assert mid == MODEL_ID and len(fields) == len(FIELDS)
+        assert mid == ANKI["model_id"] and len(fields) == len(FIELDS)
         assert all(f.strip() for f in fields), f"{card.id}: an empty field"
-        assert guid == genanki.guid_for(card.id, lang), "guid must derive from id + language"
+        assert guid == note_guid(card.id, lang) == genanki.guid_for(card.id, lang)
         assert "$" not in fields[2], "math must be \\( \\) or \\[ \\] for Anki's MathJax"
         assert "<li>" in fields[2], "the back shows the key points"
     assert any("\\(" in fields[2] for _, _, _, fields in rows)
 
 
-@pytest.mark.parametrize("lang", cards.LANGS)
+@pytest.mark.parametrize("lang", LANGS)
 def test_anki_ids_are_the_same_in_two_builds(built_site, offline_site, tmp_path, lang):
     first, _ = notes(apkg(built_site, lang), tmp_path)
     second, _ = notes(apkg(offline_site, lang), tmp_path)
     assert [(i, g) for i, g, _, _ in first] == [(i, g) for i, g, _, _ in second]
 
 
-@pytest.mark.parametrize("lang", cards.LANGS)
+@pytest.mark.parametrize("lang", LANGS)
 def test_cards_index_links_the_deck_and_lists_tags_in_its_language(built_site, lang):
-    html = (built_site / PREFIX[lang] / "cards" / "index.html").read_text(encoding="utf-8")
+    html = (lang_dir(built_site, lang) / "cards" / "index.html").read_text(encoding="utf-8")
     assert f'href="../assets/downloads/cards.{lang}.apkg"' in html
-    other = cards.LANGS[1 - cards.LANGS.index(lang)]
-    for tag, labels in cards.TAGS.items():
-        used = any(tag in c.tags for c in cards.load_cards(lang))
+    (other,) = SITE.languages.others(lang)
+    for tag, labels in VOCABULARY.tags.items():
+        used = any(tag in c.tags for c in DECK.cards(lang))
         if used:
             assert f'id="tag:{labels[lang].lower().replace(" ", "-")}"' in html, labels[lang]
         if used and labels[other] != labels[lang]:
@@ -69,19 +71,19 @@ def test_cards_index_links_the_deck_and_lists_tags_in_its_language(built_site, l
     assert "{{" not in html
 
 
-@pytest.mark.parametrize("lang", cards.LANGS)
+@pytest.mark.parametrize("lang", LANGS)
 def test_card_pages_show_metadata_and_tags(built_site, lang):
-    card = cards.load_cards(lang)[0]
-    html = (built_site / PREFIX[lang] / "cards" / card.id / "index.html").read_text("utf-8")
+    card = DECK.cards(lang)[0]
+    html = (lang_dir(built_site, lang) / "cards" / card.id / "index.html").read_text("utf-8")
     assert 'class="card-meta"' in html
-    assert cards.DIFFICULTIES[card.difficulty][lang] in html
-    assert all(cards.TAGS[t][lang] in html for t in card.tags)
+    assert VOCABULARY.difficulties[card.difficulty][lang] in html
+    assert all(VOCABULARY.tags[t][lang] in html for t in card.tags)
 
 
-@pytest.mark.parametrize("lang", cards.LANGS)
+@pytest.mark.parametrize("lang", LANGS)
 def test_handbook_holds_every_card_with_answers_open(built_site, lang):
-    html = (built_site / PREFIX[lang] / "cards" / "handbook" / "index.html").read_text("utf-8")
-    for card in cards.load_cards(lang):
+    html = (lang_dir(built_site, lang) / "cards" / "handbook" / "index.html").read_text("utf-8")
+    for card in DECK.cards(lang):
         assert f'id="card-{card.id}"' in html
-    assert len(re.findall(r"<details[^>]*\bopen\b", html)) >= len(cards.load_cards(lang))
+    assert len(re.findall(r"<details[^>]*\bopen\b", html)) >= len(DECK.cards(lang))
     assert '<details class="question">' not in html, "a follow-up answer is closed"

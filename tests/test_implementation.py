@@ -1,22 +1,18 @@
 """The Implementation page's claims: stable softmax, exp overflow, SDPA, scale placement."""
 
-import inspect
 import math
-import re
-from pathlib import Path
 
 import pytest
 import torch
 from torch.nn.functional import scaled_dot_product_attention
 
-from snippets import computed, overflow, rope, scale_placement
+from attention_site import derivation_tables
+from lockstep import includes
+from snippets import overflow, rope, scale_placement
 from snippets.figures import overflow_thresholds
 from snippets.kernels import reference
 from snippets.kernels.reference import naive_softmax, stable_softmax
-
-ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "docs" / lang / "derivation" / "implementation.md" for lang in ("zh", "en")]
-
+from tests.conftest import SITE
 
 # --- Naive and stable softmax ---------------------------------------------------------------
 
@@ -34,25 +30,17 @@ def test_softmax_ignores_a_constant_shift_but_naive_overflows_on_it():
     assert torch.isnan(naive_softmax(shifted)).all()
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.parent.parent.name)
-def test_page_excerpt_of_the_reference_kernel_is_exactly_the_two_softmax_functions(page):
-    m = re.search(r'--8<-- "snippets/kernels/reference\.py:(\d+):(\d+)"', page.read_text())
-    assert m, f"{page} no longer includes an excerpt of reference.py"
-    start, end = int(m.group(1)), int(m.group(2))
-    _, naive_start = inspect.getsourcelines(reference.naive_softmax)
-    stable_lines, stable_start = inspect.getsourcelines(reference.stable_softmax)
-    assert start == naive_start, "the excerpt must start at def naive_softmax"
-    assert end == stable_start + len(stable_lines) - 1, "the excerpt must end with stable_softmax"
+def test_the_reference_kernels_softmax_section_is_exactly_the_two_softmax_functions():
+    code = includes.expand(
+        '--8<-- "snippets/kernels/reference.py:softmax"', SITE.root, SITE.snippets_options
+    )
+    namespace = {"torch": torch}
+    exec(code, namespace)
+    defined = {k for k, v in namespace.items() if callable(v) and k != "torch"}
+    assert defined == {"naive_softmax", "stable_softmax"}
 
 
 # --- Where exp overflows --------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("dtype", overflow.DTYPES, ids=str)
-def test_threshold_is_log_of_finfo_max(dtype):
-    row = next(r for r in overflow.overflow_rows() if r[0] == overflow.dtype_name(dtype))
-    assert row[1] == torch.finfo(dtype).max
-    assert row[2] == math.log(torch.finfo(dtype).max)
 
 
 @pytest.mark.parametrize("dtype", overflow.DTYPES, ids=str)
@@ -88,9 +76,11 @@ def test_overflow_figure_plots_log_of_finfo_max_for_every_dtype():
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_overflow_table_has_a_row_per_dtype_with_inf_just_above(lang):
-    lines = computed.render("overflow_table", lang).splitlines()
-    assert len(lines) == 2 + len(overflow.DTYPES)
-    assert all(line.rstrip().endswith("= inf |") for line in lines[2:])
+    rows = derivation_tables.overflow_table(lang).splitlines()[2:]
+    assert [r.split("|")[1].strip(" `") for r in rows] == [
+        overflow.dtype_name(d) for d in overflow.DTYPES
+    ]
+    assert all(row.rstrip().endswith("= inf |") for row in rows)
 
 
 # --- PyTorch's scaled_dot_product_attention -------------------------------------------------
@@ -152,9 +142,10 @@ def test_an_unknown_placement_is_rejected():
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_placement_table_has_a_row_per_low_precision_dtype(lang):
-    lines = computed.render("placement_table", lang).splitlines()
-    assert len(lines) == 2 + 3
-    assert lines[2].startswith("| `float32` |")
+    rows = derivation_tables.placement_table(lang).splitlines()[2:]
+    assert [r.split("|")[1].strip(" `") for r in rows] == [
+        overflow.dtype_name(d) for d in derivation_tables.PLACEMENT_DTYPES
+    ]
 
 
 def test_scaling_after_the_softmax_or_on_v_is_not_equivalent():

@@ -2,7 +2,6 @@
 
 import re
 import runpy
-import sys
 from pathlib import Path, PurePath
 
 import matplotlib.pyplot as plt
@@ -10,10 +9,8 @@ import pytest
 import torch
 from mkdocs.utils import yaml_load
 
-from tests.conftest import ROOT, mkdocs_build
-from tests.docs_blocks import DOCS
+from tests.conftest import DOCS, LANGS, ROOT, SITE, lang_dir, mkdocs_build
 
-LANGS = ("zh", "en")
 NOTEBOOKS = sorted(p.relative_to(DOCS / "en").as_posix() for p in DOCS.glob("en/notebooks/*.py"))
 
 
@@ -26,7 +23,7 @@ def jupyter_config() -> dict:
 
 
 def page_dir(site: Path, lang: str, notebook: str) -> Path:
-    return (site if lang == "zh" else site / lang) / notebook.removesuffix(".py")
+    return lang_dir(site, lang) / notebook.removesuffix(".py")
 
 
 def test_there_are_notebooks_in_both_languages():
@@ -52,15 +49,17 @@ def test_the_build_executes_notebooks_and_turns_only_them_into_pages():
     cfg = jupyter_config()
     assert cfg["execute"] is True and cfg["allow_errors"] is False
     assert cfg["include_source"] is True, "readers download the notebook next to its page"
+    assert cfg["cache"] is False, "lockstep caches notebooks, keyed on what they import too"
     pages = {p for p in DOCS.rglob("*.py") if any(PurePath(p).match(g) for g in cfg["include"])}
     assert pages == set(DOCS.glob("*/notebooks/*.py")), "include must match the notebooks only"
 
 
-def test_completeness_hook_counts_notebooks(monkeypatch):
-    monkeypatch.syspath_prepend(str(ROOT / "hooks"))
-    import completeness
-
-    assert {f"notebooks/{Path(n).name}" for n in NOTEBOOKS} <= completeness.pages(DOCS / "zh")
+@pytest.mark.build
+def test_a_missing_notebook_translation_fails_the_build(project_copy):
+    (project_copy / "docs" / "en" / NOTEBOOKS[0]).unlink()
+    result = mkdocs_build(project_copy, project_copy / "site")
+    assert result.returncode != 0
+    assert f"docs/en/{NOTEBOOKS[0]} (translation of docs/zh/{NOTEBOOKS[0]})" in result.stderr
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -80,7 +79,7 @@ def test_built_notebook_page_is_executed_rendered_and_downloadable(built_site, n
     assert (folder / name).read_bytes() == (DOCS / lang / notebook).read_bytes()
     assert f'href="{name}"' in html
     # The language switcher lands on the counterpart notebook, not on the home page.
-    other = "en" if lang == "zh" else "zh"
+    (other,) = SITE.languages.others(lang)
     target = page_dir(built_site, other, notebook)
     hrefs = re.findall(rf'href="([^"]+)" hreflang="{other}"', html)
     assert hrefs and all((folder / h).resolve() == target.resolve() for h in hrefs), hrefs
@@ -111,24 +110,23 @@ def test_links_in_built_notebooks_resolve(built_site, notebook, lang):
 
 
 def test_both_languages_keep_their_executed_notebooks_cached(built_site):
-    sys.path.insert(0, str(ROOT / "hooks"))
-    try:
-        from _sources import source_hash
-    finally:
-        sys.path.remove(str(ROOT / "hooks"))
-    cache = ROOT / ".cache" / "notebooks" / source_hash()
+    # One language's build must not evict the other's entries (mkdocs-jupyter's own cache did).
     for lang in LANGS:
-        # Without hooks/notebooks.py each language's build evicts the other's entries.
-        assert len(list((cache / lang).glob("*.json"))) == len(NOTEBOOKS), lang
+        for notebook in NOTEBOOKS:
+            entries = list(SITE.cache("notebooks").glob(f"{notebook}.{lang}/*.json"))
+            assert len(entries) == 1, (notebook, lang, entries)
 
 
 @pytest.mark.build
 def test_a_failing_notebook_cell_fails_the_build(project_copy):
-    notebook = project_copy / "docs" / "zh" / NOTEBOOKS[0]  # zh builds first: fails sooner
-    with notebook.open("a", encoding="utf-8") as fh:
-        fh.write('\n# %%\nraise RuntimeError("cell error on purpose")\n')
+    # A two-cell notebook: the kernel starts, the heading renders, the second cell raises.
+    notebook = project_copy / "docs" / SITE.languages.default / NOTEBOOKS[0]  # built first
+    notebook.write_text(
+        '# %% [markdown]\n# Title\n\n# %%\nraise RuntimeError("cell error on purpose")\n',
+        encoding="utf-8",
+    )
     result = mkdocs_build(project_copy, project_copy / "site")
     out = result.stdout + result.stderr
     assert result.returncode != 0, f"build should have failed:\n{out[-3000:]}"
-    assert f"Error reading page 'zh/{NOTEBOOKS[0]}'" in out, out[-3000:]
+    assert f"Error reading page '{SITE.languages.default}/{NOTEBOOKS[0]}'" in out, out[-3000:]
     assert "cell error on purpose" in out

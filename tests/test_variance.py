@@ -3,8 +3,10 @@
 import math
 
 import pytest
+import torch
 
-from snippets import computed, variance
+from attention_site import variance_tables
+from snippets import variance
 
 
 @pytest.mark.parametrize("d_k", [1, 16, 64, 256])
@@ -38,26 +40,30 @@ def test_bad_sizes_are_rejected(d_k, n):
         variance.dot_products(d_k, n=n)
 
 
-def test_sigma_table_rows_follow_the_derivation():
-    for d_k, root, raw, by_root, by_d in computed.sigma_rows():
-        assert root == math.sqrt(d_k)
-        assert raw == pytest.approx(root, rel=0.03)
+@pytest.fixture(scope="module")
+def rows():
+    return variance_tables.sigma_rows()
+
+
+def test_measured_std_grows_like_sqrt_d_k_and_the_scales_undo_it(rows):
+    assert [r[2] for r in rows] == sorted(r[2] for r in rows)  # grows with d_k
+    for d_k, _, raw, by_root, by_d in rows:
+        assert raw == pytest.approx(math.sqrt(d_k), rel=0.03)
         assert by_root == pytest.approx(1.0, rel=0.03)
-        assert by_d == pytest.approx(1 / root, rel=0.03)
+        assert by_d * math.sqrt(d_k) == pytest.approx(1.0, rel=0.03)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_sigma_table_is_markdown_with_a_row_per_d_k(lang):
-    lines = computed.render("sigma_table", lang).splitlines()
-    assert len(lines) == 2 + len(computed.D_KS)
-    assert all(line.startswith("|") and line.endswith("|") for line in lines)
+def test_sigma_table_shows_each_measured_row(lang, rows, monkeypatch):
+    monkeypatch.setattr(variance_tables, "sigma_rows", lambda: rows)  # the same samples
+    table = variance_tables.sigma_table(lang)
+    for d_k, root, raw, by_root, by_d in rows:
+        assert f"| {d_k} | {root:.2f} | {raw:.2f} | {by_root:.3f} | {by_d:.4f} |" in table
 
 
-def test_unknown_computed_name_names_the_known_ones():
-    with pytest.raises(KeyError, match="sigma_table"):
-        computed.render("sigma_tabel", "en")
-
-
-def test_relative_error_matches_its_formula():
-    expected = 100 / math.sqrt(2 * variance.N_SAMPLES)
-    assert computed.render("std_relative_error", "en") == f"{expected:.1f}\\%"
+def test_stated_sampling_error_of_the_std_is_what_repeated_samples_show():
+    # The page says a sample std has relative standard error about 1/sqrt(2n).
+    stds = [variance.dot_products(64, n=variance.N_SAMPLES, seed=s).std().item() for s in range(40)]
+    spread = torch.tensor(stds).std().item() / torch.tensor(stds).mean().item()
+    stated = float(variance_tables.std_relative_error("en").removesuffix("\\%")) / 100
+    assert spread == pytest.approx(stated, rel=0.35)

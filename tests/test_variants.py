@@ -5,7 +5,8 @@ import math
 import pytest
 import torch
 
-from snippets import computed, derivation_tables, softcap
+from attention_site import derivation_tables
+from snippets import softcap
 from snippets.figures import softcap as softcap_figure
 
 CAPS = [30.0, 50.0]
@@ -14,25 +15,22 @@ CAPS = [30.0, 50.0]
 # --- √d_k or √d_model -----------------------------------------------------------------------
 
 
-def test_dividing_by_sqrt_d_model_gives_std_one_over_sqrt_h():
-    for h, d_model, by_dk, by_dm, predicted in derivation_tables.dmodel_rows():
-        assert d_model == h * derivation_tables.DMODEL_D_K
-        assert predicted == 1 / math.sqrt(h)
-        assert by_dk == pytest.approx(1.0, rel=0.03)
-        assert by_dm == pytest.approx(predicted, rel=0.03)
+def test_dividing_by_sqrt_d_model_shrinks_the_measured_std_by_one_over_sqrt_h():
+    rows = derivation_tables.dmodel_rows()
+    for h, _, by_dk, by_dm, _ in rows:
+        assert by_dk == pytest.approx(1.0, rel=0.03)  # measured, not the formula
+        assert by_dm * math.sqrt(h) == pytest.approx(by_dk, rel=0.03)
+    assert [r[3] for r in rows] == sorted((r[3] for r in rows), reverse=True)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_dmodel_table_has_a_row_per_head_count(lang):
-    lines = computed.render("dmodel_table", lang).splitlines()
-    assert len(lines) == 2 + len(derivation_tables.DMODEL_HEADS)
+def test_dmodel_table_shows_each_measured_row(lang):
+    table = derivation_tables.dmodel_table(lang)
+    for h, d_model, by_dk, by_dm, _ in derivation_tables.dmodel_rows():
+        assert f"| {h} | {d_model} | {by_dk:.3f} | {by_dm:.3f} |" in table
 
 
 # --- 1/d (μP) -------------------------------------------------------------------------------
-
-
-def test_mup_readme_factor_8_over_d_equals_one_over_sqrt_d_at_64():
-    assert 8 / 64 == 1 / math.sqrt(64)
 
 
 def test_correlated_queries_and_keys_grow_like_d_so_one_over_d_keeps_them_bounded():
@@ -100,9 +98,10 @@ def test_softcap_figure_data_is_bounded_odd_and_has_unit_slope_at_zero():
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_softcap_table_lists_each_x_with_values_below_the_caps(lang):
-    lines = computed.render("softcap_table", lang).splitlines()
-    assert len(lines) == 2 + len(derivation_tables.SOFTCAP_XS)
-    for line in lines[2:]:
+    rows = derivation_tables.softcap_table(lang).splitlines()[2:]
+    xs = [float(row.strip("|").split("|")[0]) for row in rows]
+    assert xs == list(derivation_tables.SOFTCAP_XS)
+    for line in rows:
         cells = [c.strip() for c in line.strip("|").split("|")]
         assert float(cells[1]) < 30 and float(cells[3]) < 50
 

@@ -2,14 +2,15 @@
 
 import pytest
 
-from bench.cpu import MEMORY_TARGET, TIME_TARGET
-from snippets import bench_report
+from attention_site import bench_tables
+from bench import report
+from bench.cpu import MEMORY_TARGET, MEMORY_TARGET_N, TIME_TARGET, TIME_TARGET_MIN_N
 from snippets.figures import bench_cpu
 
 
 @pytest.fixture(scope="module")
 def results():
-    data = bench_report.load("cpu")
+    data = report.load("cpu")
     assert data is not None, "bench/results/cpu.json must be committed: run `make bench`"
     return data
 
@@ -22,7 +23,7 @@ def test_results_say_when_where_and_how(results):
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_cpu_table_has_a_row_per_measured_configuration(results, lang):
-    table = bench_report.cpu_table(lang)
+    table = bench_tables.cpu_table(lang)
     for r in results["results"]:
         ratio = r["contenders"]["tiled"]["ratio_to_sdpa"]
         assert f"| {r['N']} | {r['heads']} |" in table
@@ -30,7 +31,7 @@ def test_cpu_table_has_a_row_per_measured_configuration(results, lang):
 
 
 def test_rows_are_the_json_numbers(results):
-    rows = bench_report.cpu_rows(results)
+    rows = report.cpu_rows(results)
     assert [(r["N"], r["heads"]) for r in rows] == [
         (r["N"], r["heads"]) for r in results["results"]
     ]
@@ -40,23 +41,23 @@ def test_rows_are_the_json_numbers(results):
 
 
 def test_targets_verdict_matches_the_rows(results):
-    rows = bench_report.cpu_rows(results)
-    timed = [r for r in rows if r["N"] >= 4096]
+    rows = report.cpu_rows(results)
+    timed = [r for r in rows if r["N"] >= TIME_TARGET_MIN_N]
     met = sum(r["tiled_ratio"] <= TIME_TARGET for r in timed)
-    assert f"met in {met} of {len(timed)} configurations" in bench_report.cpu_targets("en")
+    assert f"met in {met} of {len(timed)} configurations" in bench_tables.cpu_targets("en")
     share = [
         r["peak_mib"][1] / r["peak_mib"][0]
         for r in rows
-        if r["N"] == 16384 and not r["reference_per_head"]
+        if r["N"] == MEMORY_TARGET_N and not r["reference_per_head"]
     ]
     assert share and all(s <= MEMORY_TARGET for s in share), f"tiled memory share {share}"
 
 
 def test_figure_plots_the_same_rows(results):
-    assert bench_cpu.data() == bench_report.cpu_rows(results)
+    assert bench_cpu.data() == report.cpu_rows(results)
 
 
 def test_gpu_table_says_so_when_there_are_no_gpu_results(monkeypatch):
-    monkeypatch.setattr(bench_report, "load", lambda name: None)
-    assert "make bench-gpu" in bench_report.gpu_table("en")
-    assert "make bench-gpu" in bench_report.gpu_table("zh")
+    monkeypatch.setattr(bench_tables, "load", lambda name: None)
+    assert "make bench-gpu" in bench_tables.gpu_table("en")
+    assert "make bench-gpu" in bench_tables.gpu_table("zh")
