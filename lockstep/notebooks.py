@@ -30,7 +30,7 @@ from mkdocs.structure.toc import get_toc
 from lockstep import deps
 from lockstep.cache import Cache, digest
 
-HEADING = re.compile(r'<h([1-6]) id="[^"]*">(.*?)<a class="anchor-link" href="#[^"]*">', re.S)
+HTML_HEADING = re.compile(r'<h([1-6]) id="[^"]*">(.*?)<a class="anchor-link" href="#[^"]*">', re.S)
 PAGE_LINK = re.compile(r'href="([^":#]+\.md)(#[^"]*)?"')
 # mkdocs-jupyter options that change the rendered page (they key its own cache too).
 RENDER_OPTIONS = (
@@ -106,7 +106,7 @@ def _toc_ids(items) -> list[str]:
 def fix_html(html: str, page, files) -> str:
     """Chinese headings get the table of contents' ids; links to page sources are resolved."""
     ids = _toc_ids(page.toc)
-    if len(ids) != len(HEADING.findall(html)):
+    if len(ids) != len(HTML_HEADING.findall(html)):
         raise PluginError(f"{page.file.src_uri}: headings and table of contents do not match")
     slugs = iter(ids)
 
@@ -121,4 +121,4 @@ def fix_html(html: str, page, files) -> str:
             raise PluginError(f"{page.file.src_uri}: link to a missing page {m[1]!r}")
         return f'href="{target.url_relative_to(page.file)}{m[2] or ""}"'
 
-    return PAGE_LINK.sub(resolve, HEADING.sub(relabel, html))
+    return PAGE_LINK.sub(resolve, HTML_HEADING.sub(relabel, html))

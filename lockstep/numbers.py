@@ -13,17 +13,17 @@ import re
 from lockstep import fences, includes
 from lockstep.config import Site
 from lockstep.frontmatter import split_front_matter
+from lockstep.markup import without_targets
 
 # Digits, optionally with a decimal part; not part of a word, a path or a longer number.
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
-LINK_TARGET = re.compile(r"\]\([^)]*\)")
 YEAR = re.compile(r"(19|20)\d\d")
 
 
 def prose_numbers(text: str) -> list[str]:
     """The numbers in a page's prose (front matter, fences and link targets left out), sorted."""
     _, body = split_front_matter(text)
-    return sorted(NUMBER.findall(LINK_TARGET.sub("]()", fences.prose(body))))
+    return sorted(NUMBER.findall(without_targets(fences.prose(body))))
 
 
 def shown_by_code(text: str, site: Site) -> set[str]:

@@ -15,9 +15,8 @@ from collections import Counter
 
 from lockstep import fences, placeholders
 from lockstep.frontmatter import split_front_matter
+from lockstep.markup import headings
 from lockstep.numbers import prose_numbers
-
-HEADING = re.compile(r"^(#{1,6}) ", re.M)
 
 
 def strip_comments(code: str) -> str:
@@ -42,7 +41,7 @@ def _blocks(text: str) -> list[tuple[str, str]]:
 
 def heading_levels(text: str) -> list[int]:
     """Levels of the page's headings (outside fences), in order."""
-    return [len(m.group(1)) for m in HEADING.finditer(fences.prose(text))]
+    return [level for _, level, _ in headings(text)]
 
 
 def figures(text: str, dest: str) -> list[tuple[str, str]]:

@@ -1,13 +1,13 @@
 """The training experiment: the code does what the page says, and the cached runs belong to it."""
 
 import math
-import re
 
 import numpy as np
 import pytest
 import torch
 
 from attention_site import training_tables
+from lockstep import placeholders
 from lockstep.numbers import prose_numbers
 from snippets import training
 from snippets.figures import training_curves
@@ -322,4 +322,4 @@ def test_training_page_shows_the_figure_and_the_computed_tables():
         text = (DOCS / lang / "derivation" / "training.md").read_text(encoding="utf-8")
         assert f"training_curves.{lang}.svg" in text
         for name in training_tables.VALUES:
-            assert re.search(r"\{\{\s*" + name + r"\s*\}\}", text), f"{{{{ {name} }}}} unused"
+            assert name in placeholders.names(text), f"{{{{ {name} }}}} unused"

@@ -10,7 +10,6 @@ duplicate. Math stays as TeX inside \\( \\) and \\[ \\], which Anki's built-in M
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -19,12 +18,12 @@ import genanki
 import markdown
 
 from lockstep.cards.deck import Card, Deck
+from lockstep.markup import link_texts
 
 FIELDS = ("Id", "Question", "Answer")
 CSS = """.card { font-family: system-ui, "Noto Sans CJK SC", sans-serif; font-size: 18px;
   text-align: left; color: #222; background: #fff; max-width: 40em; margin: auto; }
 .card ul { padding-left: 1.2em; } .card li { margin: .3em 0; }"""
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 def model(deck: Deck) -> genanki.Model:
@@ -51,7 +50,7 @@ def to_html(text: str) -> str:
         extensions=["pymdownx.arithmatex"],
         extension_configs={"pymdownx.arithmatex": {"generic": True}},
     )
-    return md.convert(_LINK.sub(r"\1", text)).strip()
+    return md.convert(link_texts(text)).strip()
 
 
 def note_guid(card_id: str, lang: str) -> str:

@@ -13,11 +13,23 @@ from lockstep.cards.vocabulary import Vocabulary
 from lockstep.config import Site
 from lockstep.fences import line_states
 from lockstep.frontmatter import split_front_matter
+from lockstep.markup import DETAILS, headings, targets
 
 REQUIRED_KEYS = ("id", "module", "category", "difficulty", "tags", "related")
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-FOLLOW_UP = re.compile(r'^\?\?\?\+? question "[^"]+"\s*$')
-CARD_LINK = re.compile(r"\]\(([a-z0-9-]+)\.md(?:#[^)]*)?\)")  # a link to a sibling card page
+CARD_TARGET = re.compile(r"^(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*)\.md(?:#.*)?$")  # a sibling card
+
+
+def linked_card(target: str) -> str | None:
+    """The id of the card a link target points to, if it points to a sibling card page."""
+    m = CARD_TARGET.match(target)
+    return m["id"] if m else None
+
+
+def is_follow_up(line: str) -> bool:
+    """Whether a line opens a follow-up: a `??? question "..."` block."""
+    m = DETAILS.match(line)
+    return bool(m and m["kind"] == "question" and m["title"] and not m["indent"])
 
 
 @dataclass(frozen=True)
@@ -45,15 +57,14 @@ class Card:
 def read_card(path: Path, lang: str) -> Card:
     """Parse a card page; missing or malformed values are kept as they are for the checks."""
     meta, body = split_front_matter(path.read_text(encoding="utf-8"))
-    titles, sections, current = [], {}, None
-    for line, fenced in line_states(body):
-        if not fenced and line.startswith("# "):
-            titles.append(line[2:].strip())
-        elif not fenced and line.startswith("## "):
-            current = line[3:].strip()
-            sections[current] = ""
-        elif current is not None:
-            sections[current] += line + "\n"
+    lines = body.splitlines()
+    marks = [(i, level, text) for i, level, text in headings(body) if level <= 2]
+    titles = [text for _, level, text in marks if level == 1]
+    sections = {}
+    for k, (i, level, text) in enumerate(marks):
+        if level == 2:
+            end = marks[k + 1][0] if k + 1 < len(marks) else len(lines)
+            sections[text] = "".join(line + "\n" for line in lines[i + 1 : end])
     return Card(
         id=str(meta.get("id", "")),
         module=str(meta.get("module", "")),
@@ -147,13 +158,14 @@ class Deck:
 
     def _check_body(self, card: Card) -> list[str]:
         where, p = str(card.path), []
-        top = [ln for ln, fenced in line_states(card.body) if not fenced and ln.strip()]
-        if not top or not top[0].startswith("# "):
+        first = next((ln for ln, fenced in line_states(card.body) if ln.strip()), "")
+        marks = list(headings(card.body))
+        if not first.startswith("# "):
             p.append(f"{where}: the page must start with a `# question` heading")
-        if sum(ln.startswith("# ") for ln in top) > 1:
+        if sum(level == 1 for _, level, _ in marks) > 1:
             p.append(f"{where}: only one `#` heading (the question) is allowed")
         want = [self.vocabulary.section_title(k, card.lang) for k in self.vocabulary.sections]
-        got = [ln[3:].strip() for ln in top if ln.startswith("## ")]
+        got = [text for _, level, text in marks if level == 2]
         if got != want:
             p.append(f"{where}: `##` sections must be exactly {want} in this order, got {got}")
             return p
@@ -164,10 +176,10 @@ class Deck:
             p.append(f"{where}: key points need at least two `- ` bullets")
         if "```python" not in self.section(card, "derivation"):
             p.append(f"{where}: the derivation needs an executed ```python check")
-        if not any(FOLLOW_UP.match(ln) for ln in self.section(card, "follow_ups").splitlines()):
+        if not any(is_follow_up(ln) for ln in self.section(card, "follow_ups").splitlines()):
             p.append(f'{where}: follow-ups need at least one `??? question "..."` block')
         links = self.vocabulary.section_title("links", card.lang)
-        linked = set(CARD_LINK.findall(self.section(card, "links")))
+        linked = {linked_card(t) for t in targets(self.section(card, "links"))} - {None}
         p += [
             f"{where}: section {links!r} does not link related card {r}.md"
             for r in card.related

@@ -3,14 +3,13 @@ deck table, the relations in both directions, and the handbook (every card on on
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from lockstep.cards.deck import CARD_LINK, Card, Deck
+from lockstep.cards.deck import Card, Deck, linked_card
 from lockstep.fences import line_states
+from lockstep.markup import DETAILS, HEADING, retarget
 from lockstep.tables import markdown_table
 
-ADMONITION = re.compile(r"^(\s*)\?\?\?(?!\+)")  # a collapsed block: `???` but not `???+`
 NONE = "—"
 
 
@@ -87,15 +86,17 @@ def handbook(deck: Deck, lang: str, substitute: Callable[[str, str], str]) -> st
     for card in deck.cards(lang):
         lines = []
         for line, fenced in line_states(substitute(card.body, lang)):
-            if not fenced and line.startswith("#"):
-                level, text = re.match(r"^(#+)\s+(.*)$", line).groups()
-                if level == "#":
-                    line = f"## {text} {{ #card-{card.id} .card-title }}\n\n{meta_line(deck, card)}"
-                else:
-                    line = f"#{level} {text}"
+            heading = None if fenced else HEADING.match(line)
+            if heading and heading["level"] == "#":  # the question: a section of the handbook
+                line = f"## {heading['text']} {{ #card-{card.id} .card-title }}\n\n"
+                line += meta_line(deck, card)
+            elif heading:
+                line = f"#{heading['level']} {heading['text']}"
             elif not fenced:
-                line = ADMONITION.sub(r"\1???+", line)  # print the follow-up answers open
-                line = CARD_LINK.sub(lambda m: f"](#card-{m.group(1)})", line)
+                details = DETAILS.match(line)
+                if details and not details["open"]:  # print the follow-up answers open
+                    line = line.replace("???", "???+", 1)
+                line = retarget(line, lambda t: f"#card-{c}" if (c := linked_card(t)) else None)
             lines.append(line)
         out.append("\n".join(lines).strip())
     return "\n\n".join(out) + "\n"

@@ -1,0 +1,51 @@
+"""Markdown's headings, links and collapsible blocks: the one pattern for each.
+
+Everything here reads prose only; which lines are code is the fence scanner's business.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from lockstep.fences import line_states
+
+HEADING = re.compile(r"^(?P<level>#{1,6})\s+(?P<text>.*?)\s*$")  # ATX: "## Title"
+LINK = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<target>[^)]*)\)")  # [text](target)
+# pymdownx.details: `??? kind "title"` is collapsed, `???+` is open.
+DETAILS = re.compile(
+    r'^(?P<indent>\s*)\?\?\?(?P<open>\+?) (?P<kind>[\w-]+)(?: "(?P<title>[^"]*)")?'
+)
+
+
+def headings(text: str) -> Iterator[tuple[int, int, str]]:
+    """(line index, level, text) of every heading outside fences."""
+    for i, (line, fenced) in enumerate(line_states(text)):
+        m = None if fenced else HEADING.match(line)
+        if m:
+            yield i, len(m["level"]), m["text"]
+
+
+def link_texts(text: str) -> str:
+    """`text` with every link replaced by its text (for exports that cannot follow links)."""
+    return LINK.sub(lambda m: m["text"], text)
+
+
+def without_targets(text: str) -> str:
+    """`text` with every link target emptied (a path or URL is not prose)."""
+    return LINK.sub(lambda m: f"[{m['text']}]()", text)
+
+
+def retarget(text: str, new_target: Callable[[str], str | None]) -> str:
+    """`text` with each link's target replaced by new_target(target), where that is not None."""
+
+    def replace(m: re.Match) -> str:
+        target = new_target(m["target"])
+        return m[0] if target is None else f"[{m['text']}]({target})"
+
+    return LINK.sub(replace, text)
+
+
+def targets(text: str) -> list[str]:
+    """Every link target in `text`, in order."""
+    return [m["target"] for m in LINK.finditer(text)]
