@@ -24,7 +24,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 
-from lockstep import cjk, deps, mathjax, notebooks, offline
+from lockstep import cjk, deps, mathjax, notebooks, offline, search
 from lockstep.cache import Cache
 from lockstep.cards import anki, render
 from lockstep.cards.deck import Deck, read_card
@@ -153,3 +153,15 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         if isinstance(page.file, notebooks.NotebookPage):
             return notebooks.fix_html(html, page, files)
         return html
+
+    def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:
+        # Each language searches its own index (split in on_post_build).
+        return search.with_language_base(output, self.languages.prefix(current_language(config)))
+
+    @event_priority(-100)  # after i18n has merged the languages' indexes (it is listed first)
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        if config.plugins["i18n"].building:
+            return  # the build of another language, nested in the default one's
+        offline_plugin = config.plugins.get("material/offline")
+        offline_on = bool(offline_plugin and offline_plugin.config.enabled)
+        search.split_index(Path(config.site_dir), self.languages, offline=offline_on)

@@ -1,0 +1,56 @@
+"""Search in the reader's language: each language's pages search that language's index."""
+
+import json
+
+import pytest
+
+from tests.browser_support import guarded_page, require_chromium, search
+from tests.conftest import LANGS, SITE, lang_dir
+
+require_chromium()
+
+pytestmark = pytest.mark.browser
+
+SHARED_TERMS = ("softmax", "RoPE", "FlashAttention", "QK-Norm", "Triton")
+OTHER = {lang: SITE.languages.others(lang)[0] for lang in LANGS}
+
+
+def in_language(href: str, root: str, lang: str) -> bool:
+    """Whether a result link leads to a page of `lang` (the default lives at the root)."""
+    path = href.removeprefix(root)
+    others = [SITE.languages.prefix(o) for o in SITE.languages.others(SITE.languages.default)]
+    if lang == SITE.languages.default:
+        return not path.startswith(tuple(others))
+    return path.startswith(SITE.languages.prefix(lang))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("term", SHARED_TERMS)
+def test_a_shared_term_finds_pages_of_the_readers_language_only(page, base_url, lang, term):
+    page.goto(base_url + SITE.languages.prefix(lang))
+    hrefs = search(page, term)
+    wrong = [h for h in hrefs if not in_language(h, base_url, lang)]
+    assert hrefs and not wrong, f"{term!r} from {lang} pages found {wrong}"
+    assert page.foreign == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_language_ships_an_index_of_its_own_pages_only(built_site, lang):
+    index = json.loads((lang_dir(built_site, lang) / "search/search_index.json").read_text())
+    locations = [d["location"] for d in index["docs"]]
+    assert "why-dot-product-grows/" in locations
+    other = SITE.languages.prefix(OTHER[lang])
+    assert not any(loc.startswith(other) for loc in locations if other)
+    assert {d["title"] for d in index["docs"]} != set()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_offline_edition_searches_the_readers_language_from_file(browser, offline_site, lang):
+    root = offline_site.as_uri() + "/"
+    pg = guarded_page(browser, ("file://", "data:", "blob:", "about:"))
+    pg.goto(root + SITE.languages.prefix(lang) + "index.html")
+    hrefs = search(pg, "softmax")
+    wrong = [h for h in hrefs if not in_language(h, root, lang)]
+    assert hrefs and not wrong, wrong
+    assert pg.foreign == []
+    pg.close()
