@@ -12,9 +12,10 @@ lse = m_i + log(l_i) per row; the backward recomputes each tile P = exp(S - lse)
 (FlashAttention-2): D_i = rowsum(dO * O), dV += P^T dO, dP = dO V^T, dS = P * (dP - D),
 dQ += dS K * scale, dK += dS^T Q * scale.
 
-Like the Triton kernel, the tiles use exp2: the scale is multiplied by log2(e) once, m_i and
-l_i are kept in base 2, and lse is converted back to natural log (on CPU, torch.exp2 is
-about 3x faster than torch.exp).
+Like the Triton kernel, the tiles call exp2: exp(scale * x) = exp2(c * x) with c = scale *
+log2(e). The scores S = Q K^T are kept unscaled, m_i and lse in the same units, and c
+multiplies only the differences S - m, which are small: scaling the scores first would round
+numbers as large as the logits before m is subtracted (see the kernel pages).
 
 Causal (query i sees keys j <= i, top-left aligned as in SDPA): tiles entirely above the
 diagonal are skipped, tiles entirely below it run unmasked, only diagonal tiles are masked.
@@ -24,12 +25,12 @@ Tiles are computed in float32 (float64 for float64 inputs); lse is returned in t
 # ruff: noqa: E741  (names mirror the math: O, l)
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import torch
 
 from snippets.kernels._common import (
-    LN2,
     LOG2E,
     acc_dtype,
     check_attention_inputs,
@@ -90,6 +91,50 @@ def tile_schedule(
     ]
 
 
+def l2_cache_bytes() -> int:
+    """The L2 cache of one core (1 MiB where the OS does not say)."""
+    try:
+        size = os.sysconf("SC_LEVEL2_CACHE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        size = 0
+    return size if size > 0 else 2**20
+
+
+def default_blocks(
+    batch_heads: int, N_q: int, N_k: int, l2_bytes: int | None = None, threads: int | None = None
+) -> tuple[int, int]:
+    """(block_q, block_k) when the caller gives none: key tiles of 512, and query tiles as
+    tall as they can be while the float32 scores of one step, over all batch * heads, take at
+    most twice the L2 cache of torch's threads together.
+
+    Each step costs Python a dozen calls: tall tiles make few steps and large matrix
+    products, until the tile of scores, read and written several times per step, no longer
+    stays in cache. Blocks are powers of 2, at least 16, and no longer than the sequence
+    needs. l2_bytes (per core) and threads default to this machine's.
+    """
+    budget = 2 * (l2_bytes or l2_cache_bytes()) * (threads or torch.get_num_threads())
+    block_k = min(512, _power_of_2_above(N_k))
+    block_q = 16
+    while block_q < _power_of_2_above(N_q) and batch_heads * 2 * block_q * block_k * 4 <= budget:
+        block_q *= 2
+    return block_q, block_k
+
+
+def _power_of_2_above(n: int) -> int:
+    """The smallest power of 2 >= n, and at least 16."""
+    return 1 << max(4, (n - 1).bit_length())
+
+
+def _matmul_into(buffer: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a @ b written into `buffer` when it has the right shape (every full tile), else anew.
+
+    Allocating a fresh tile of scores at every step costs page faults and allocator work
+    that a buffer reused for the whole call does not."""
+    if buffer.shape == (*a.shape[:-1], b.shape[-1]):
+        return torch.matmul(a, b, out=buffer)
+    return a @ b
+
+
 def _mask_above_diagonal(S: torch.Tensor, q0: int, k0: int) -> torch.Tensor:
     """Set S[..., i, j] = -inf where key k0 + j comes after query q0 + i (in place)."""
     i = torch.arange(q0, q0 + S.shape[-2], device=S.device)[:, None]  # (bq, 1)
@@ -103,28 +148,29 @@ def _forward(Q, K, V, causal: bool, scale: float, block_q: int, block_k: int):
     B, H, N_q, _ = Q.shape
     N_k = K.shape[-2]
     acc = acc_dtype(Q.dtype)
-    qk_scale = scale * LOG2E  # base-2 logits: exp(x) = exp2(x * LOG2E), and exp2 is cheaper
+    c = scale * LOG2E  # exp(scale * x) = exp2(c * x), applied to differences of scores only
     O = torch.empty_like(Q)  # (B, H, N_q, d)
-    lse = torch.empty(B, H, N_q, dtype=acc, device=Q.device)  # (B, H, N_q)
+    lse = torch.empty(B, H, N_q, dtype=acc, device=Q.device)  # (B, H, N_q)  unscaled units
+    tile = torch.empty(B, H, block_q, block_k, dtype=acc, device=Q.device)  # S, then P
     for q0 in range(0, N_q, block_q):
         q1 = min(q0 + block_q, N_q)
-        Q_i = Q[:, :, q0:q1].to(acc) * qk_scale  # (B, H, bq, d)  scale folded in once
+        Q_i = Q[:, :, q0:q1].to(acc)  # (B, H, bq, d)
         m_i = torch.full((B, H, q1 - q0), float("-inf"), dtype=acc, device=Q.device)
         l_i = torch.zeros_like(m_i)  # (B, H, bq)
         O_i = torch.zeros_like(Q_i)  # (B, H, bq, d)  unnormalised output
         for k0, k1, masked in _key_blocks(q0, q1, N_k, block_k, causal):
             K_j, V_j = K[:, :, k0:k1].to(acc), V[:, :, k0:k1].to(acc)  # (B, H, bk, d)
-            S = Q_i @ K_j.transpose(-2, -1)  # (B, H, bq, bk)  logits / ln 2
+            S = _matmul_into(tile, Q_i, K_j.transpose(-2, -1))  # (B, H, bq, bk)  unscaled
             if masked:
                 _mask_above_diagonal(S, q0, k0)
             m_new = torch.maximum(m_i, S.amax(dim=-1))  # (B, H, bq)  finite: key 0 comes first
-            alpha = torch.exp2(m_i - m_new)  # (B, H, bq)  rescales what was summed so far
-            P = S.sub_(m_new[..., None]).exp2_()  # (B, H, bq, bk)  in place: S is done
+            alpha = torch.exp2((m_i - m_new) * c)  # (B, H, bq)  rescales the sums so far
+            P = S.sub_(m_new[..., None]).mul_(c).exp2_()  # (B, H, bq, bk)  in place
             l_i = l_i * alpha + P.sum(dim=-1)  # (B, H, bq)
             O_i = O_i * alpha[..., None] + P @ V_j  # (B, H, bq, d)
             m_i = m_new
         O[:, :, q0:q1] = O_i / l_i[..., None]  # (B, H, bq, d)
-        lse[:, :, q0:q1] = (m_i + torch.log2(l_i)) * LN2  # (B, H, bq)  back to natural log
+        lse[:, :, q0:q1] = m_i + torch.log2(l_i) / c  # (B, H, bq)  P = exp2((S - lse) * c)
     return O, lse
 
 
@@ -133,7 +179,7 @@ def _forward(Q, K, V, causal: bool, scale: float, block_q: int, block_k: int):
 def _backward(Q, K, V, O, lse, dO, dlse, causal: bool, scale: float, block_q, block_k):
     N_q, N_k = Q.shape[-2], K.shape[-2]
     acc = lse.dtype
-    qk_scale, lse2 = scale * LOG2E, lse * LOG2E  # base 2, as in the forward
+    c = scale * LOG2E  # as in the forward; lse is in unscaled units
     # D_i = rowsum(dO * O); a gradient on lse adds P * dlse to dS, i.e. subtracts it from D.
     D = (dO.to(acc) * O.to(acc)).sum(dim=-1)  # (B, H, N_q)
     if dlse is not None:
@@ -141,19 +187,21 @@ def _backward(Q, K, V, O, lse, dO, dlse, causal: bool, scale: float, block_q, bl
     dQ = torch.zeros(Q.shape, dtype=acc, device=Q.device)  # (B, H, N_q, d)
     dK = torch.empty(K.shape, dtype=acc, device=Q.device)  # (B, H, N_k, d)
     dV = torch.empty(V.shape, dtype=acc, device=Q.device)  # (B, H, N_k, d)
+    tile_S = torch.empty(*Q.shape[:2], block_q, block_k, dtype=acc, device=Q.device)
+    tile_dS = torch.empty_like(tile_S)  # dP, then dS
     for k0 in range(0, N_k, block_k):
         k1 = min(k0 + block_k, N_k)
         K_j, V_j = K[:, :, k0:k1].to(acc), V[:, :, k0:k1].to(acc)  # (B, H, bk, d)
         dK_j, dV_j = torch.zeros_like(K_j), torch.zeros_like(V_j)
         for q0, q1, masked in _query_blocks(k0, k1, N_q, block_q, causal):
             Q_i, dO_i = Q[:, :, q0:q1].to(acc), dO[:, :, q0:q1].to(acc)  # (B, H, bq, d)
-            S = (Q_i * qk_scale) @ K_j.transpose(-2, -1)  # (B, H, bq, bk)  logits / ln 2
+            S = _matmul_into(tile_S, Q_i, K_j.transpose(-2, -1))  # (B, H, bq, bk)  unscaled
             if masked:
                 _mask_above_diagonal(S, q0, k0)
-            P = torch.exp2(S - lse2[:, :, q0:q1, None])  # (B, H, bq, bk)  recomputed, normalised
+            P = S.sub_(lse[:, :, q0:q1, None]).mul_(c).exp2_()  # (B, H, bq, bk)  recomputed
             dV_j += P.transpose(-2, -1) @ dO_i  # (B, H, bk, d)
-            dP = dO_i @ V_j.transpose(-2, -1)  # (B, H, bq, bk)
-            dS = P * (dP - D[:, :, q0:q1, None])  # (B, H, bq, bk)
+            dP = _matmul_into(tile_dS, dO_i, V_j.transpose(-2, -1))  # (B, H, bq, bk)
+            dS = dP.sub_(D[:, :, q0:q1, None]).mul_(P)  # (B, H, bq, bk)  P * (dP - D)
             dQ[:, :, q0:q1] += (dS @ K_j) * scale  # (B, H, bq, d)
             dK_j += (dS.transpose(-2, -1) @ Q_i) * scale  # (B, H, bk, d)
         dK[:, :, k0:k1], dV[:, :, k0:k1] = dK_j, dV_j
@@ -169,7 +217,7 @@ class _TiledAttention(torch.autograd.Function):
         ctx.save_for_backward(Q, K, V, O, lse)
         ctx.args = (causal, scale, block_q, block_k)
         ctx.set_materialize_grads(False)
-        return O, lse
+        return O, lse * scale  # the caller's lse is of the scaled logits
 
     @staticmethod
     def backward(ctx, dO, dlse):
@@ -187,14 +235,18 @@ def attention(
     *,
     causal: bool = False,
     scale: float | None = None,
-    block_q: int = 64,
-    block_k: int = 64,
+    block_q: int | None = None,
+    block_k: int | None = None,
     return_lse: bool = False,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
-    """Tiled FlashAttention-2 forward (and backward) in PyTorch; same result as softmax(QK^T)V."""
+    """Tiled FlashAttention-2 forward (and backward) in PyTorch; same result as softmax(QK^T)V.
+
+    Without block sizes the tiles follow default_blocks (cache-sized)."""
     scale = check_attention_inputs(q, k, v, causal=causal, scale=scale)
-    block_q = check_block_size("block_q", block_q)
-    block_k = check_block_size("block_k", block_k)
+    B, H, N_q, _ = q.shape
+    default_q, default_k = default_blocks(B * H, N_q, k.shape[-2])
+    block_q = check_block_size("block_q", default_q if block_q is None else block_q)
+    block_k = check_block_size("block_k", default_k if block_k is None else block_k)
     O, lse = _TiledAttention.apply(q, k, v, causal, scale, block_q, block_k)
     return (O, lse) if return_lse else O
 

@@ -64,11 +64,13 @@ class Problem:
     causal: bool
     scale: float | None
     seed: int = 0
+    magnitude: float = 1.0  # q and k are multiplied by it: logits grow with its square
 
 
 @st.composite
-def problems(draw) -> Problem:
-    """Batch and heads 1-3, lengths 1-300 (q and k independent, also when causal), any d."""
+def problems(draw, magnitudes=(1.0,)) -> Problem:
+    """Batch and heads 1-3, lengths 1-300 (q and k independent, also when causal), any d,
+    the default scale or one in [0.05, 2]."""
     return Problem(
         B=draw(st.integers(1, 3)),
         H=draw(st.integers(1, 3)),
@@ -76,21 +78,26 @@ def problems(draw) -> Problem:
         N_k=draw(st.integers(1, 300)),
         d=draw(st.sampled_from(triton_attention.SUPPORTED_D)),
         causal=draw(st.booleans()),
-        scale=draw(st.none() | st.floats(0.05, 1.0)),
+        scale=draw(st.none() | st.floats(0.05, 2.0)),
         seed=draw(st.integers(0, 2**16)),
+        magnitude=draw(st.sampled_from(magnitudes)),
     )
 
 
 def assert_within_twice_sdpa_error(kernel, dtype: torch.dtype, p: Problem) -> None:
     q, k, v, dO = random_inputs((p.B, p.H, p.N_q, p.d), (p.B, p.H, p.N_k, p.d), dtype, p.seed)
+    q, k = (x * p.magnitude for x in (q, k))
     kw = dict(causal=p.causal, scale=p.scale)
     want = true_forward_backward(q, k, v, dO, **kw)
     yardstick = forward_backward(sdpa, q, k, v, dO, **kw)
     got = forward_backward(kernel, q, k, v, dO, **kw)
+    # Rounding errors grow with the logits, which grow with magnitude^2: so do the floors.
+    growth = p.magnitude**2
     for name, g, s, w in zip(("out", "dq", "dk", "dv"), got, yardstick, want, strict=True):
         err_sdpa, err = max_abs_err(s, w), max_abs_err(g, w)
-        assert err_sdpa <= YARDSTICK[dtype] * max(1.0, w.abs().max().item()), (name, err_sdpa)
-        bound = 2 * err_sdpa + FLOOR[dtype]
+        limit = YARDSTICK[dtype] * growth * max(1.0, w.abs().max().item())
+        assert err_sdpa <= limit, (name, err_sdpa)
+        bound = 2 * err_sdpa + FLOOR[dtype] * growth
         assert err <= bound, f"{name}: error {err:.3g} > 2 x SDPA's {err_sdpa:.3g} + floor"
 
 
@@ -102,6 +109,23 @@ def assert_within_twice_sdpa_error(kernel, dtype: torch.dtype, p: Problem) -> No
 @example(p=Problem(B=1, H=2, N_q=129, N_k=65, d=32, causal=False, scale=0.3, seed=2))
 @example(p=Problem(B=1, H=1, N_q=70, N_k=200, d=128, causal=True, scale=None, seed=3))
 def test_forward_and_gradients_within_twice_sdpa_error(name, dtype, p):
+    assert_within_twice_sdpa_error(KERNELS[name], dtype, p)
+
+
+FAST = [c for c in CASES if c.values[0] != "reference" and c.values[1] != torch.float64]
+
+
+@pytest.mark.parametrize("name,dtype", FAST)
+@settings(KERNEL_SETTINGS, max_examples=5)
+@given(p=problems(magnitudes=(2.0, 4.0)))
+@example(p=Problem(B=1, H=1, N_q=200, N_k=200, d=128, causal=True, scale=1.0, magnitude=4.0))
+@example(p=Problem(B=1, H=1, N_q=200, N_k=200, d=128, causal=True, scale=2.0, magnitude=4.0))
+def test_large_logits_stay_within_twice_sdpa_error(name, dtype, p):
+    # Logits in the hundreds: any rounding of the logits before the running max is
+    # subtracted shows here (the kernels used to fold log2(e) into the scale, and failed at
+    # scale = 1 or 2, where SDPA's scaling is exact). The plain-formula reference is not a
+    # fast kernel; its autograd backward through exp and division loses up to 2.5x SDPA's
+    # accuracy at these logits (measured), so it is held to the rule at ordinary logits only.
     assert_within_twice_sdpa_error(KERNELS[name], dtype, p)
 
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch.overrides import TorchFunctionMode
 
+from snippets.kernels import online_softmax as tiled
 from snippets.kernels.online_softmax import _backward, attention, online_softmax, tile_schedule
 
 from .support import KERNEL_SETTINGS, max_abs_err
@@ -126,3 +127,38 @@ def test_non_causal_forward_computes_every_tile_unmasked():
         attention(q, k, v, block_q=16, block_k=16)
     assert counter.matmuls == 2 * 4 * 4
     assert counter.masks == 0
+
+
+MiB = 2**20
+
+
+@pytest.mark.parametrize("heads", [1, 2, 8, 32])
+@pytest.mark.parametrize("N", [1, 17, 100, 4096, 16384])
+def test_default_tiles_are_powers_of_two_within_twice_the_threads_l2(heads, N):
+    block_q, block_k = tiled.default_blocks(heads, N, N, l2_bytes=MiB, threads=2)
+    for b in (block_q, block_k):
+        assert b >= 16 and b & (b - 1) == 0
+        assert b < 2 * max(N, 16)  # no longer than the sequence needs
+    assert heads * block_q * block_k * 4 <= 2 * 2 * MiB or block_q == 16
+
+
+def test_default_tiles_grow_with_the_cache_and_shrink_with_more_heads():
+    def area(heads, l2):
+        q, k = tiled.default_blocks(heads, 16384, 16384, l2_bytes=l2, threads=2)
+        return q * k
+
+    assert area(1, 4 * MiB) > area(1, MiB) > area(8, MiB) > area(32, MiB)
+
+
+def test_the_default_call_uses_the_default_tiles(monkeypatch):
+    seen = []
+    real = tiled._forward
+
+    def spy(Q, K, V, causal, scale, block_q, block_k):
+        seen.append((block_q, block_k))
+        return real(Q, K, V, causal, scale, block_q, block_k)
+
+    monkeypatch.setattr(tiled, "_forward", spy)
+    q = torch.randn(1, 2, 300, 16)
+    tiled.attention(q, q, q)
+    assert seen == [tiled.default_blocks(2, 300, 300)]
