@@ -6,19 +6,25 @@ float64 in the CPU interpreter only (for gradcheck). Any sequence lengths (N_q m
 from N_k, also with causal=True, which is top-left aligned as in SDPA: query i sees j <= i).
 
 Without CUDA this module runs its kernels in Triton's interpreter on CPU tensors: it sets
-TRITON_INTERPRET=1 itself before importing triton, and raises RuntimeError if triton was
-already imported without it. Inputs are made contiguous.
+TRITON_INTERPRET=1 itself before importing triton. Imported after triton without it (to
+compile the kernels for a GPU on a machine without one, as bench.compile does), it loads,
+and a call says why it cannot run. Inputs are made contiguous.
 
-The exp2 trick: exp(x) = 2^(x / ln 2), and exp2 is the cheaper instruction. The logits are
-multiplied once by qk_scale = scale / ln 2, so the running max m_i, the running sum l_i and
-the saved log-sum-exp are all base 2; the wrapper converts lse back to natural log.
+exp2: exp(scale * x) = exp2(c * x) with c = scale * log2(e), and exp2 is the instruction GPUs
+have. The scores S = Q K^T stay unscaled, the running max m_i and the saved log-sum-exp in
+the same units, and c multiplies only the differences S - m_i, which are small. Scaling the
+scores first (tutorial 06 multiplies them by scale * log2 e) rounds numbers as large as the
+logits before m_i is subtracted, which costs accuracy when logits are large.
+
+float32 inputs use "tf32x3" dots on a GPU: three TensorFloat-32 tensor-core products whose
+sum recovers about float32 accuracy (plain tf32 keeps 10 mantissa bits and would miss the
+2x-SDPA error rule; "ieee" dots run on CUDA cores and spill registers at d = 128).
 """
 
 # ruff: noqa: E741  (names mirror the math: O)
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 import sys
 
@@ -33,20 +39,17 @@ import triton
 import triton.language as tl
 from triton.runtime.interpreter import InterpretedFunction
 
-from snippets.kernels._common import LN2, LOG2E, acc_dtype, check_attention_inputs
+from snippets.kernels._common import LOG2E, acc_dtype, check_attention_inputs
+from snippets.kernels._triton_interpreter_fix import fix_scalar_index
 
 INTERPRET: bool = isinstance(tl.sum, InterpretedFunction)  # how triton itself was set up
-if not INTERPRET and not torch.cuda.is_available():
-    raise RuntimeError(
-        "triton was imported without TRITON_INTERPRET=1 and there is no CUDA device, so "
-        "these kernels cannot run. Set TRITON_INTERPRET=1 before anything imports triton "
-        "(or import snippets.kernels.triton_attention first, which sets it)."
-    )
 if INTERPRET != bool(triton.knobs.runtime.interpret):
     raise RuntimeError(
         "TRITON_INTERPRET changed after triton was imported; the kernels below would not "
         "match triton's own library. Set it once, before importing triton."
     )
+if INTERPRET:
+    fix_scalar_index()
 
 SUPPORTED_D = (16, 32, 64, 128)
 SUPPORTED_DTYPES = (torch.float16, torch.bfloat16, torch.float32) + (
@@ -102,7 +105,7 @@ def _key_range(start_m, N_K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
 
 
 @triton.jit
-def _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, qk_scale, N_K, lo, hi,
+def _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, c, N_K, lo, hi,
                     HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
                     CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
                     PRECISION: tl.constexpr):
@@ -113,12 +116,12 @@ def _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, qk_scale, N_K, l
                      offs_n[None, :] < N_K, UPCAST)  # (HEAD_DIM, BLOCK_N)
         V_j = _load(V_base + offs_n[:, None] * HEAD_DIM + offs_d[None, :],
                     offs_n[:, None] < N_K, UPCAST)  # (BLOCK_N, HEAD_DIM)
-        S = tl.dot(Q_i, K_jT, input_precision=PRECISION, out_dtype=ACC) * qk_scale  # base 2
+        S = tl.dot(Q_i, K_jT, input_precision=PRECISION, out_dtype=ACC)  # scores, unscaled
         if MASK:
             S = tl.where(_visible(offs_m, offs_n, N_K, CAUSAL), S, float("-inf"))
         m_new = tl.maximum(m_i, tl.max(S, 1))  # finite: every row has seen key 0 by now
-        P = tl.math.exp2(S - m_new[:, None])  # (BLOCK_M, BLOCK_N)
-        alpha = tl.math.exp2(m_i - m_new)  # rescales what was summed so far
+        P = tl.math.exp2((S - m_new[:, None]) * c)  # (BLOCK_M, BLOCK_N)
+        alpha = tl.math.exp2((m_i - m_new) * c)  # rescales what was summed so far
         l_i = l_i * alpha + tl.sum(P, 1)
         O_i = tl.dot(P.to(V_j.dtype), V_j, O_i * alpha[:, None], input_precision=PRECISION)
         m_i = m_new
@@ -126,29 +129,30 @@ def _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, qk_scale, N_K, l
 
 
 @triton.jit
-def _attn_fwd(Q, K, V, O, LSE2, Scales, N_Q, N_K,
+def _attn_fwd(Q, K, V, O, LSE, Scales, N_Q, N_K,
               HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
               CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
               PRECISION: tl.constexpr):
-    start_m = tl.program_id(0) * BLOCK_M
-    bh = tl.program_id(1).to(tl.int64)  # (batch, head) pair; int64 so offsets cannot overflow
+    bh = tl.program_id(0).to(tl.int64)  # (batch, head) pair; int64 so offsets cannot overflow
+    start_m = tl.program_id(1) * BLOCK_M
     Q_base, O_base = Q + bh * N_Q * HEAD_DIM, O + bh * N_Q * HEAD_DIM
     K_base, V_base = K + bh * N_K * HEAD_DIM, V + bh * N_K * HEAD_DIM
     offs_m = start_m + tl.arange(0, BLOCK_M)
     qo_offs = offs_m[:, None] * HEAD_DIM + tl.arange(0, HEAD_DIM)[None, :]
     Q_i = _load(Q_base + qo_offs, offs_m[:, None] < N_Q, UPCAST)  # (BLOCK_M, HEAD_DIM)
-    qk_scale = tl.load(Scales + 1)  # scale / ln 2, stored in ACC precision
-    m_i = tl.full([BLOCK_M], float("-inf"), dtype=ACC)  # running max, base 2
-    l_i = tl.zeros([BLOCK_M], dtype=ACC)  # running sum of exp2(S - m_i)
+    c = tl.load(Scales + 1)  # scale * log2(e), in ACC precision (float64 too)
+    m_i = tl.full([BLOCK_M], float("-inf"), dtype=ACC)  # running max of the scores
+    l_i = tl.zeros([BLOCK_M], dtype=ACC)  # running sum of exp2((S - m_i) * c)
     O_i = tl.zeros([BLOCK_M, HEAD_DIM], dtype=ACC)  # unnormalised output
     hi_full, hi = _key_range(start_m, N_K, BLOCK_M, BLOCK_N, CAUSAL)
-    O_i, l_i, m_i = _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, qk_scale, N_K,
-                                    0, hi_full, HEAD_DIM, BLOCK_N, False, CAUSAL, UPCAST, ACC,
+    O_i, l_i, m_i = _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, c, N_K, 0,
+                                    hi_full, HEAD_DIM, BLOCK_N, False, CAUSAL, UPCAST, ACC,
                                     PRECISION)
-    O_i, l_i, m_i = _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, qk_scale, N_K,
+    O_i, l_i, m_i = _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, c, N_K,
                                     hi_full, hi, HEAD_DIM, BLOCK_N, True, CAUSAL, UPCAST, ACC,
                                     PRECISION)
-    tl.store(LSE2 + bh * N_Q + offs_m, m_i + tl.math.log2(l_i), mask=offs_m < N_Q)
+    # Unscaled, like the scores: P = exp2((S - lse) * c); the wrapper scales it for the caller.
+    tl.store(LSE + bh * N_Q + offs_m, m_i + tl.math.log2(l_i) / c, mask=offs_m < N_Q)
     O_i = O_i / l_i[:, None]
     tl.store(O_base + qo_offs, O_i.to(O.dtype.element_ty), mask=offs_m[:, None] < N_Q)
 
@@ -159,8 +163,8 @@ def _attn_fwd(Q, K, V, O, LSE2, Scales, N_Q, N_K,
 @triton.jit
 def _attn_bwd_preprocess(O, DO, D, N_Q, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
                          UPCAST: tl.constexpr, ACC: tl.constexpr):
-    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
-    bh = tl.program_id(1).to(tl.int64)
+    bh = tl.program_id(0).to(tl.int64)
+    offs_m = tl.program_id(1) * BLOCK_M + tl.arange(0, BLOCK_M)
     offs = bh * N_Q * HEAD_DIM + offs_m[:, None] * HEAD_DIM + tl.arange(0, HEAD_DIM)[None, :]
     O_i = _load(O + offs, offs_m[:, None] < N_Q, UPCAST).to(ACC)
     dO_i = _load(DO + offs, offs_m[:, None] < N_Q, UPCAST).to(ACC)
@@ -168,8 +172,8 @@ def _attn_bwd_preprocess(O, DO, D, N_Q, HEAD_DIM: tl.constexpr, BLOCK_M: tl.cons
 
 
 @triton.jit
-def _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE2_base, D_base, offs_n,
-                         qk_scale, N_Q, lo, hi, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+def _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE_base, D_base, offs_n,
+                         c, N_Q, lo, hi, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
                          MASK: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
                          PRECISION: tl.constexpr):
     # Works on transposed tiles (keys along rows). Query rows past N_Q load as zeros, with
@@ -181,12 +185,12 @@ def _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE2_base, D_bas
                      offs_m[None, :] < N_Q, UPCAST)  # (HEAD_DIM, BLOCK_M)
         dO_i = _load(DO_base + offs_m[:, None] * HEAD_DIM + offs_d[None, :],
                      offs_m[:, None] < N_Q, UPCAST)  # (BLOCK_M, HEAD_DIM)
-        lse2 = tl.load(LSE2_base + offs_m, mask=offs_m < N_Q, other=0.0)
+        lse = tl.load(LSE_base + offs_m, mask=offs_m < N_Q, other=0.0)
         D_i = tl.load(D_base + offs_m, mask=offs_m < N_Q, other=0.0)
-        S_T = tl.dot(K_j, Q_iT, input_precision=PRECISION, out_dtype=ACC) * qk_scale
-        P_T = tl.math.exp2(S_T - lse2[None, :])  # P^T, recomputed from the saved lse
+        S_T = tl.dot(K_j, Q_iT, input_precision=PRECISION, out_dtype=ACC)  # unscaled
         if MASK:  # diagonal band only: key j is seen by query i iff j <= i
-            P_T = tl.where(offs_n[:, None] <= offs_m[None, :], P_T, 0.0)
+            S_T = tl.where(offs_n[:, None] <= offs_m[None, :], S_T, float("-inf"))
+        P_T = tl.math.exp2((S_T - lse[None, :]) * c)  # P^T, recomputed from the saved lse
         dV_j = tl.dot(P_T.to(dO_i.dtype), dO_i, dV_j, input_precision=PRECISION)  # += P^T dO
         dP_T = tl.dot(V_j, tl.trans(dO_i), input_precision=PRECISION, out_dtype=ACC)  # (dO V^T)^T
         dS_T = P_T * (dP_T - D_i[None, :])  # dS^T = P^T * (dP^T - D)
@@ -195,30 +199,30 @@ def _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE2_base, D_bas
 
 
 @triton.jit
-def _attn_bwd_dkdv(Q, K, V, DO, LSE2, D, DK, DV, Scales, N_Q, N_K,
+def _attn_bwd_dkdv(Q, K, V, DO, LSE, D, DK, DV, Scales, N_Q, N_K,
                    HEAD_DIM: tl.constexpr, BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr,
                    CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
                    PRECISION: tl.constexpr):
-    start_n = tl.program_id(0) * BLOCK_N1
-    bh = tl.program_id(1).to(tl.int64)
+    bh = tl.program_id(0).to(tl.int64)
+    start_n = tl.program_id(1) * BLOCK_N1
     Q_base, DO_base = Q + bh * N_Q * HEAD_DIM, DO + bh * N_Q * HEAD_DIM
-    LSE2_base, D_base = LSE2 + bh * N_Q, D + bh * N_Q
+    LSE_base, D_base = LSE + bh * N_Q, D + bh * N_Q
     offs_n = start_n + tl.arange(0, BLOCK_N1)
     kv_offs = bh * N_K * HEAD_DIM + offs_n[:, None] * HEAD_DIM + tl.arange(0, HEAD_DIM)[None, :]
     K_j = _load(K + kv_offs, offs_n[:, None] < N_K, UPCAST)  # (BLOCK_N1, HEAD_DIM)
     V_j = _load(V + kv_offs, offs_n[:, None] < N_K, UPCAST)
-    scale, qk_scale = tl.load(Scales), tl.load(Scales + 1)
+    scale, c = tl.load(Scales), tl.load(Scales + 1)
     dK_j = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=ACC)
     dV_j = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=ACC)
     lo = 0
     if CAUSAL:  # queries before start_n never see these keys; the diagonal band is masked
-        dK_j, dV_j = _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE2_base,
-                                          D_base, offs_n, qk_scale, N_Q, start_n,
+        dK_j, dV_j = _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE_base,
+                                          D_base, offs_n, c, N_Q, start_n,
                                           tl.minimum(start_n + BLOCK_N1, N_Q), HEAD_DIM,
                                           BLOCK_M1, True, UPCAST, ACC, PRECISION)
         lo = start_n + BLOCK_N1
-    dK_j, dV_j = _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE2_base, D_base,
-                                      offs_n, qk_scale, N_Q, lo, N_Q, HEAD_DIM, BLOCK_M1, False,
+    dK_j, dV_j = _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE_base, D_base,
+                                      offs_n, c, N_Q, lo, N_Q, HEAD_DIM, BLOCK_M1, False,
                                       UPCAST, ACC, PRECISION)
     tl.store(DV + kv_offs, dV_j.to(DV.dtype.element_ty), mask=offs_n[:, None] < N_K)
     dK_j = dK_j * scale  # dK = dS^T Q * scale
@@ -226,8 +230,8 @@ def _attn_bwd_dkdv(Q, K, V, DO, LSE2, D, DK, DV, Scales, N_Q, N_K,
 
 
 @triton.jit
-def _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse2, D_i, K_base, V_base, offs_m, qk_scale, N_K, lo,
-                       hi, HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
+def _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse, D_i, K_base, V_base, offs_m, c, N_K, lo, hi,
+                       HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
                        CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
                        PRECISION: tl.constexpr):
     offs_d = tl.arange(0, HEAD_DIM)
@@ -236,10 +240,10 @@ def _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse2, D_i, K_base, V_base, offs_m, qk_sc
         kvT_offs = offs_n[None, :] * HEAD_DIM + offs_d[:, None]
         K_jT = _load(K_base + kvT_offs, offs_n[None, :] < N_K, UPCAST)  # (HEAD_DIM, BLOCK_N)
         V_jT = _load(V_base + kvT_offs, offs_n[None, :] < N_K, UPCAST)
-        S = tl.dot(Q_i, K_jT, input_precision=PRECISION, out_dtype=ACC) * qk_scale
-        P = tl.math.exp2(S - lse2[:, None])  # P, recomputed from the saved lse
+        S = tl.dot(Q_i, K_jT, input_precision=PRECISION, out_dtype=ACC)  # unscaled
         if MASK:
-            P = tl.where(_visible(offs_m, offs_n, N_K, CAUSAL), P, 0.0)
+            S = tl.where(_visible(offs_m, offs_n, N_K, CAUSAL), S, float("-inf"))
+        P = tl.math.exp2((S - lse[:, None]) * c)  # P, recomputed from the saved lse
         dP = tl.dot(dO_i, V_jT, input_precision=PRECISION, out_dtype=ACC)  # dP = dO V^T
         dS = P * (dP - D_i[:, None])  # dS = P * (dP - D)
         dQ_i = tl.dot(dS.to(K_jT.dtype), tl.trans(K_jT), dQ_i,
@@ -248,27 +252,26 @@ def _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse2, D_i, K_base, V_base, offs_m, qk_sc
 
 
 @triton.jit
-def _attn_bwd_dq(Q, K, V, DO, LSE2, D, DQ, Scales, N_Q, N_K,
+def _attn_bwd_dq(Q, K, V, DO, LSE, D, DQ, Scales, N_Q, N_K,
                  HEAD_DIM: tl.constexpr, BLOCK_M2: tl.constexpr, BLOCK_N2: tl.constexpr,
                  CAUSAL: tl.constexpr, UPCAST: tl.constexpr, ACC: tl.constexpr,
                  PRECISION: tl.constexpr):
-    start_m = tl.program_id(0) * BLOCK_M2
-    bh = tl.program_id(1).to(tl.int64)
+    bh = tl.program_id(0).to(tl.int64)
+    start_m = tl.program_id(1) * BLOCK_M2
     K_base, V_base = K + bh * N_K * HEAD_DIM, V + bh * N_K * HEAD_DIM
     offs_m = start_m + tl.arange(0, BLOCK_M2)
     qo_offs = bh * N_Q * HEAD_DIM + offs_m[:, None] * HEAD_DIM + tl.arange(0, HEAD_DIM)[None, :]
     Q_i = _load(Q + qo_offs, offs_m[:, None] < N_Q, UPCAST)  # (BLOCK_M2, HEAD_DIM)
     dO_i = _load(DO + qo_offs, offs_m[:, None] < N_Q, UPCAST)
-    lse2 = tl.load(LSE2 + bh * N_Q + offs_m, mask=offs_m < N_Q, other=0.0)
+    lse = tl.load(LSE + bh * N_Q + offs_m, mask=offs_m < N_Q, other=0.0)
     D_i = tl.load(D + bh * N_Q + offs_m, mask=offs_m < N_Q, other=0.0)
-    scale, qk_scale = tl.load(Scales), tl.load(Scales + 1)
+    scale, c = tl.load(Scales), tl.load(Scales + 1)
     dQ_i = tl.zeros([BLOCK_M2, HEAD_DIM], dtype=ACC)
     hi_full, hi = _key_range(start_m, N_K, BLOCK_M2, BLOCK_N2, CAUSAL)  # as in the forward
-    dQ_i = _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse2, D_i, K_base, V_base, offs_m, qk_scale,
-                              N_K, 0, hi_full, HEAD_DIM, BLOCK_N2, False, CAUSAL, UPCAST, ACC,
-                              PRECISION)
-    dQ_i = _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse2, D_i, K_base, V_base, offs_m, qk_scale,
-                              N_K, hi_full, hi, HEAD_DIM, BLOCK_N2, True, CAUSAL, UPCAST, ACC,
+    dQ_i = _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse, D_i, K_base, V_base, offs_m, c, N_K, 0,
+                              hi_full, HEAD_DIM, BLOCK_N2, False, CAUSAL, UPCAST, ACC, PRECISION)
+    dQ_i = _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse, D_i, K_base, V_base, offs_m, c, N_K,
+                              hi_full, hi, HEAD_DIM, BLOCK_N2, True, CAUSAL, UPCAST, ACC,
                               PRECISION)
     dQ_i = dQ_i * scale  # dQ = dS K * scale
     tl.store(DQ + qo_offs, dQ_i.to(DQ.dtype.element_ty), mask=offs_m[:, None] < N_Q)
@@ -278,7 +281,7 @@ def _attn_bwd_dq(Q, K, V, DO, LSE2, D, DQ, Scales, N_Q, N_K,
 # --8<-- [start:wrapper]
 # ----------------------------------------------------------------------------- wrapper
 @dataclasses.dataclass(frozen=True)
-class _Config:
+class Config:
     """Tile sizes (powers of 2, >= 16) and launch settings."""
 
     BLOCK_M: int  # forward: queries per program
@@ -302,20 +305,44 @@ class _Config:
             raise ValueError("need BLOCK_M2 % BLOCK_N2 == 0")
 
 
-def _config(d: int, dtype: torch.dtype) -> _Config:
-    """Block sizes: big in the interpreter (cost ~ programs x steps), tutorial-06-like on GPU."""
-    if INTERPRET:
-        return _Config(128, 64, 64, 128, 128, 64)
-    # Untuned starting points from tutorial 06's search space (no GPU was at hand to tune).
-    if dtype == torch.float32:  # 4-byte tiles: fewer pipeline stages fit in shared memory
-        return _Config(64, 32, 32, 64, 64, 32, num_warps=4, num_stages=2)
-    return _Config(128, 64, 32, 128, 128, 32, num_warps=8 if d == 128 else 4, num_stages=3)
+KiB = 1024
+# Shared memory a block may use: Hopper (H100, H200), A100, and the 99 KiB of consumer and
+# inference Ampere/Ada parts (RTX 30/40, A10, L4, L40S). A device gets the largest tier it has.
+SMEM_TIERS = (227 * KiB, 163 * KiB, 99 * KiB)
 
 
-@functools.lru_cache(maxsize=64)
+def config(d: int, dtype: torch.dtype, smem: int) -> Config:
+    """Tiles for head size d and dtype on a device with `smem` bytes of shared memory per
+    block. bench.compile compiles every choice for every tier (sm_90, sm_80, sm_89) and the
+    tests check its table: no register spills in 16-bit, shared memory within the tier."""
+    if INTERPRET:  # cost ~ programs x steps: big tiles
+        return Config(128, 64, 64, 128, 128, 64)
+    if dtype == torch.float32:  # tf32x3 keeps three tiles per operand: small tiles
+        return Config(32, 32, 16, 32, 32, 16, num_warps=4, num_stages=2)
+    if smem >= SMEM_TIERS[0]:  # Hopper: the largest tiles that compile without spills
+        if d <= 64:
+            return Config(128, 128, 64, 128, 128, 64, num_warps=8, num_stages=3)
+        return Config(128, 32, 32, 64, 64, 32, num_warps=8, num_stages=3)
+    if smem >= SMEM_TIERS[1]:  # A100
+        if d <= 64:
+            return Config(128, 64, 32, 64, 64, 32, num_warps=8, num_stages=3)
+        return Config(128, 32, 32, 32, 32, 32, num_warps=8, num_stages=3)
+    return Config(64, 32, 32, 32, 32, 32, num_warps=4, num_stages=2)
+
+
+def device_smem(device: torch.device) -> int:
+    """Shared memory a block may use on `device`, in bytes."""
+    props = triton.runtime.driver.active.utils.get_device_properties(device.index or 0)
+    return props["max_shared_mem"]
+
+
 def _scales(scale: float, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
-    """[scale, scale / ln 2] as a tensor: Python float arguments reach kernels as fp32 only."""
-    return torch.tensor([scale, scale * LOG2E], dtype=dtype, device=device)
+    """[scale, scale * log2(e)] on the device, made there: no host-to-device copy, so it can
+    run inside CUDA-graph capture; and exact in float64, which Python floats are not (a kernel
+    receives float arguments as float32)."""
+    scales = torch.full((2,), scale, dtype=dtype, device=device)
+    scales[1:].fill_(scale * LOG2E)
+    return scales
 
 
 def _check_backend(q: torch.Tensor) -> None:
@@ -330,6 +357,12 @@ def _check_backend(q: torch.Tensor) -> None:
             f"q is on {q.device}, but Triton runs in the interpreter (TRITON_INTERPRET=1), "
             "which takes CPU tensors here; move q, k, v to the CPU or unset TRITON_INTERPRET"
         )
+    if not INTERPRET and not torch.cuda.is_available():
+        raise RuntimeError(
+            "triton was imported without TRITON_INTERPRET=1 and there is no CUDA device: the "
+            "kernels can be compiled here but not run. Set TRITON_INTERPRET=1 before anything "
+            "imports triton (or import snippets.kernels.triton_attention first, which sets it)"
+        )
     if not INTERPRET and q.device.type != "cuda":
         raise ValueError(
             f"q is on {q.device}, but Triton compiles for the GPU; move q, k, v to CUDA, or set "
@@ -342,59 +375,60 @@ def _out_dtype(dtype: torch.dtype) -> torch.dtype:
     return torch.float32 if INTERPRET and dtype == torch.bfloat16 else dtype
 
 
-def _launch_args(q: torch.Tensor) -> dict:
+def launch_args(dtype: torch.dtype, d: int) -> dict:
+    """Constexpr arguments every kernel takes."""
     return dict(
-        HEAD_DIM=q.shape[-1],
-        UPCAST=INTERPRET and q.dtype == torch.bfloat16,  # see _load
-        ACC=tl.float64 if q.dtype == torch.float64 else tl.float32,
-        PRECISION="ieee" if q.dtype in (torch.float32, torch.float64) else "tf32",
+        HEAD_DIM=d,
+        UPCAST=INTERPRET and dtype == torch.bfloat16,  # see _load
+        ACC=tl.float64 if dtype == torch.float64 else tl.float32,
+        PRECISION={torch.float32: "tf32x3", torch.float64: "ieee"}.get(dtype, "tf32"),
     )
 
 
+# fmt: off
 class _FlashAttention(torch.autograd.Function):
     @staticmethod
     def forward(ctx, q, k, v, causal, scale, cfg):
         q, k, v = q.contiguous(), k.contiguous(), v.contiguous()
-        B, H, N_q, _ = q.shape
+        B, H, N_q, d = q.shape
         N_k = k.shape[2]
-        args = _launch_args(q)
-        acc = acc_dtype(q.dtype)
+        args = launch_args(q.dtype, d)
         O = torch.empty(q.shape, dtype=_out_dtype(q.dtype), device=q.device)
-        lse2 = torch.empty(B, H, N_q, dtype=acc, device=q.device)  # base 2
-        scales = _scales(scale, acc, q.device)
-        grid = (triton.cdiv(N_q, cfg.BLOCK_M), B * H)
-        _attn_fwd[grid](q, k, v, O, lse2, scales, N_q, N_k, BLOCK_M=cfg.BLOCK_M,
+        lse = torch.empty(B, H, N_q, dtype=acc_dtype(q.dtype), device=q.device)
+        scales = _scales(scale, lse.dtype, q.device)
+        # (batch * heads, query tiles): the first grid axis has no 65,535 limit.
+        grid = (B * H, triton.cdiv(N_q, cfg.BLOCK_M))
+        _attn_fwd[grid](q, k, v, O, lse, scales, N_q, N_k, BLOCK_M=cfg.BLOCK_M,
                         BLOCK_N=cfg.BLOCK_N, CAUSAL=causal, num_warps=cfg.num_warps,
                         num_stages=cfg.num_stages, **args)
         O = O.to(q.dtype)
-        ctx.save_for_backward(q, k, v, O, lse2)
-        ctx.causal, ctx.scale, ctx.cfg = causal, scale, cfg
+        ctx.save_for_backward(q, k, v, O, lse, scales)
+        ctx.causal, ctx.cfg = causal, cfg
         ctx.set_materialize_grads(False)
-        return O, lse2 * LN2  # natural-log lse for the caller
+        return O, lse * scale  # the caller's lse is of the scaled logits
 
     @staticmethod
     def backward(ctx, dO, dlse):
-        q, k, v, O, lse2 = ctx.saved_tensors
+        q, k, v, O, lse, scales = ctx.saved_tensors
         cfg = ctx.cfg
         B, H, N_q, d = q.shape
         N_k = k.shape[2]
         dO = torch.zeros_like(O) if dO is None else dO.contiguous()
-        args = _launch_args(q)
-        D = torch.empty_like(lse2)  # D_i = rowsum(dO * O)
-        grid_q = (triton.cdiv(N_q, cfg.BLOCK_M2), B * H)
+        args = launch_args(q.dtype, d)
+        D = torch.empty_like(lse)  # D_i = rowsum(dO * O)
+        grid_q = (B * H, triton.cdiv(N_q, cfg.BLOCK_M2))
         _attn_bwd_preprocess[grid_q](O, dO, D, N_q, HEAD_DIM=d, BLOCK_M=cfg.BLOCK_M2,
                                      UPCAST=args["UPCAST"], ACC=args["ACC"])
         if dlse is not None:  # d lse_i / d S_ij = P_ij: the same as lowering D_i by dlse_i
             D = D - dlse.to(D.dtype)
-        scales = _scales(ctx.scale, lse2.dtype, q.device)
         dq, dk, dv = (torch.empty(x.shape, dtype=_out_dtype(q.dtype), device=q.device)
                       for x in (q, k, v))
         launch = dict(CAUSAL=ctx.causal, num_warps=cfg.num_warps, num_stages=cfg.num_stages,
                       **args)
-        grid_k = (triton.cdiv(N_k, cfg.BLOCK_N1), B * H)
-        _attn_bwd_dkdv[grid_k](q, k, v, dO, lse2, D, dk, dv, scales, N_q, N_k,
+        grid_k = (B * H, triton.cdiv(N_k, cfg.BLOCK_N1))
+        _attn_bwd_dkdv[grid_k](q, k, v, dO, lse, D, dk, dv, scales, N_q, N_k,
                                BLOCK_M1=cfg.BLOCK_M1, BLOCK_N1=cfg.BLOCK_N1, **launch)
-        _attn_bwd_dq[grid_q](q, k, v, dO, lse2, D, dq, scales, N_q, N_k,
+        _attn_bwd_dq[grid_q](q, k, v, dO, lse, D, dq, scales, N_q, N_k,
                              BLOCK_M2=cfg.BLOCK_M2, BLOCK_N2=cfg.BLOCK_N2, **launch)
         return dq.to(q.dtype), dk.to(q.dtype), dv.to(q.dtype), None, None, None
 
@@ -412,7 +446,9 @@ def attention(
     """FlashAttention-2 in Triton (forward and backward): softmax(q k^T * scale) v."""
     scale = check_attention_inputs(q, k, v, causal=causal, scale=scale)
     _check_backend(q)
-    out, lse = _FlashAttention.apply(q, k, v, causal, scale, _config(q.shape[-1], q.dtype))
+    smem = 0 if INTERPRET else device_smem(q.device)
+    cfg = config(q.shape[-1], q.dtype, smem)
+    out, lse = _FlashAttention.apply(q, k, v, causal, scale, cfg)
     return (out, lse) if return_lse else out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -40,9 +41,14 @@ def test_module_turns_the_interpreter_on_by_itself_without_cuda():
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-CUDA path")
-def test_import_fails_clearly_when_triton_came_first_without_the_interpreter():
-    result = _python("import triton\nimport snippets.kernels.triton_attention\n")
-    assert result.returncode != 0
+def test_after_triton_without_the_interpreter_it_loads_to_compile_and_a_call_says_why_not():
+    result = _python(
+        "import torch, triton\n"
+        "from snippets.kernels import triton_attention as T\n"
+        "print('loaded, interpreter:', T.INTERPRET)\n"
+        "T.attention(*(torch.zeros(1, 1, 4, 16) for _ in range(3)))\n"
+    )
+    assert "loaded, interpreter: False" in result.stdout
     last_line = result.stderr.strip().splitlines()[-1]
     assert last_line.startswith("RuntimeError: triton was imported without TRITON_INTERPRET=1")
 
@@ -56,6 +62,7 @@ def test_interpreter_refuses_non_cpu_tensors_naming_q():
 
 def test_compiled_triton_refuses_cpu_tensors_naming_q(monkeypatch):
     monkeypatch.setattr(T, "INTERPRET", False)  # as on a CUDA machine without the interpreter
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     q = torch.zeros(1, 1, 4, 16)
     with pytest.raises(ValueError, match=r"q is on cpu, but Triton compiles for the GPU"):
         T.attention(q, q, q)
@@ -65,7 +72,7 @@ def test_compiled_triton_refuses_cpu_tensors_naming_q(monkeypatch):
 @pytest.mark.parametrize("N_q,N_k", [(100, 77), (77, 100), (64, 64)])
 def test_small_tiles_give_the_same_answer_as_the_default_tiles(causal, N_q, N_k):
     # 32 x 16 tiles: many off-diagonal blocks, several diagonal blocks, ragged tails.
-    cfg = T._Config(BLOCK_M=32, BLOCK_N=16, BLOCK_M1=16, BLOCK_N1=32, BLOCK_M2=32, BLOCK_N2=16)
+    cfg = T.Config(BLOCK_M=32, BLOCK_N=16, BLOCK_M1=16, BLOCK_N1=32, BLOCK_M2=32, BLOCK_N2=16)
     q, k, v, dO = random_inputs((1, 2, N_q, 16), (1, 2, N_k, 16), torch.float64, seed=8)
     q, k, v = (x.requires_grad_() for x in (q, k, v))
     out, _ = T._FlashAttention.apply(q, k, v, causal, 0.25, cfg)
@@ -112,4 +119,42 @@ def test_supported_sets_are_the_documented_ones():
 )
 def test_tile_configs_must_be_aligned_powers_of_two(blocks, pattern):
     with pytest.raises(ValueError, match=pattern):
-        T._Config(*blocks)
+        T.Config(*blocks)
+
+
+def test_every_shared_memory_tier_gets_a_valid_config_that_shrinks_with_the_memory(monkeypatch):
+    monkeypatch.setattr(T, "INTERPRET", False)  # the GPU choices
+    for d in T.SUPPORTED_D:
+        for dtype in (torch.float16, torch.bfloat16, torch.float32):
+            configs = [T.config(d, dtype, smem) for smem in T.SMEM_TIERS]
+            areas = [c.BLOCK_M * c.BLOCK_N for c in configs]
+            assert areas == sorted(areas, reverse=True), (d, dtype, configs)
+
+
+def test_scales_are_exact_in_the_accumulator_dtype():
+    scales = T._scales(0.1, torch.float64, torch.device("cpu"))
+    assert scales.tolist() == [0.1, 0.1 / math.log(2)]
+
+
+class _Grids:
+    """Stands in for a kernel: records each launch's grid, then launches the real one."""
+
+    def __init__(self, kernel):
+        self.kernel, self.grids = kernel, []
+
+    def __getitem__(self, grid):
+        self.grids.append(grid)
+        return self.kernel[grid]
+
+
+def test_every_launch_puts_batch_times_heads_on_the_first_grid_axis(monkeypatch):
+    # CUDA caps grid axes 1 and 2 at 65,535 blocks; axis 0 allows 2^31 - 1.
+    names = ("_attn_fwd", "_attn_bwd_preprocess", "_attn_bwd_dkdv", "_attn_bwd_dq")
+    recorders = {n: _Grids(getattr(T, n)) for n in names}
+    for n, r in recorders.items():
+        monkeypatch.setattr(T, n, r)
+    q, k, v, dO = random_inputs((2, 3, 40, 16), (2, 3, 50, 16), torch.float32, seed=11)
+    q.requires_grad_()
+    torch.autograd.grad(T.attention(q, k, v), q, dO)
+    for n, r in recorders.items():
+        assert r.grids and all(g[0] == 2 * 3 for g in r.grids), (n, r.grids)
