@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha256sum | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help venv serve build handbook test lint bench bench-gpu lock clean
+.PHONY: help venv serve build handbook test lint bench bench-gpu bench-compile lock clean
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -50,8 +50,12 @@ test: lint  ## lint, then the whole suite: unit, docs blocks, parity, strict bui
 bench: $(STAMP)  ## CPU kernel benchmark: prints ratios, writes bench/results/cpu.json
 	$(BIN)/python -m bench.cpu
 
-bench-gpu: $(STAMP)  ## GPU benchmark (needs CUDA): writes bench/results/gpu.json
-	$(BIN)/python -m bench.gpu
+# The GPU machine has its own Python, torch and triton and no network: nothing is installed.
+bench-gpu:  ## GPU benchmark with the machine's python3, torch, triton: bench/results/gpu.json
+	python3 -m bench.gpu
+
+bench-compile: $(STAMP)  ## compile every Triton kernel for sm_90/80/89: bench/results/compile.json
+	env -u TRITON_INTERPRET $(BIN)/python -m bench.compile
 
 lock: $(STAMP)  ## re-resolve requirements.in into the full lock requirements.txt
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.in

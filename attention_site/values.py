@@ -7,11 +7,18 @@ adds the cards' own values (cards_table, cards_relations, cards_handbook).
 
 from collections.abc import Callable
 
-from attention_site import bench_tables, derivation_tables, training_tables, variance_tables
+from attention_site import (
+    bench_tables,
+    compile_tables,
+    derivation_tables,
+    training_tables,
+    variance_tables,
+)
 
 VALUES: dict[str, Callable[[str], str]] = {
     **variance_tables.VALUES,
     **derivation_tables.VALUES,
     **training_tables.VALUES,
     **bench_tables.VALUES,
+    **compile_tables.VALUES,
 }

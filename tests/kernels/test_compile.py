@@ -1,0 +1,82 @@
+"""The Triton kernels compile for NVIDIA GPUs: the committed table (bench/results/compile.json,
+made by `make bench-compile` without a GPU) covers every kernel the wrapper launches, shows no
+register spills in 16-bit, shared memory within each target's limit and tensor-core dots, and
+is what the current code compiles to (two kernels are compiled again here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+import triton
+
+from snippets.kernels import triton_attention as T
+from tests.conftest import ROOT
+
+TABLE = json.loads((ROOT / "bench/results/compile.json").read_text())
+ROWS = TABLE["results"]
+KEY = ("target", "d", "dtype", "causal", "kernel")
+DOTS = ("fwd", "bwd_dkdv", "bwd_dq")
+
+
+def test_the_table_covers_every_kernel_of_every_configuration():
+    dtypes = ("float16", "bfloat16", "float32")
+    want = {
+        (t, d, dt, c, k)
+        for t in TABLE["targets"]
+        for d in T.SUPPORTED_D
+        for dt in dtypes
+        for c in (False, True)
+        for k in (*DOTS, "bwd_preprocess")
+        if not (k == "bwd_preprocess" and c)  # it does not depend on causal
+    }
+    assert {tuple(r[k] for k in KEY) for r in ROWS} == want
+
+
+def test_16_bit_kernels_never_spill_and_every_kernel_fits_its_shared_memory():
+    spills = [r for r in ROWS if r["dtype"] != "float32" and r["spill_bytes"]]
+    assert not spills, [tuple(r[k] for k in KEY) for r in spills]
+    too_big = [r for r in ROWS if r["shared_bytes"] > r["shared_limit"]]
+    assert not too_big, [tuple(r[k] for k in KEY) for r in too_big]
+
+
+def test_every_matrix_product_runs_on_tensor_cores():
+    assert all(r["tensor_core_dots"] > 0 for r in ROWS if r["kernel"] in DOTS)
+
+
+def test_the_table_was_made_with_the_tiles_the_wrapper_picks_now(monkeypatch):
+    monkeypatch.setattr(T, "INTERPRET", False)  # the GPU choices
+    for r in ROWS:
+        cfg = T.config(r["d"], getattr(torch, r["dtype"]), r["shared_limit"])
+        tile = {
+            "fwd": [cfg.BLOCK_M, cfg.BLOCK_N],
+            "bwd_preprocess": [cfg.BLOCK_M2, None],
+            "bwd_dkdv": [cfg.BLOCK_N1, cfg.BLOCK_M1],
+            "bwd_dq": [cfg.BLOCK_M2, cfg.BLOCK_N2],
+        }[r["kernel"]]
+        assert (r["tile"], r["num_warps"], r["num_stages"]) == (
+            tile,
+            cfg.num_warps,
+            cfg.num_stages,
+        ), tuple(r[k] for k in KEY)
+
+
+@pytest.mark.skipif(
+    TABLE["versions"]["triton"] != triton.__version__,
+    reason=f"the table was compiled with triton {TABLE['versions']['triton']}",
+)
+def test_compiling_again_gives_the_committed_rows():
+    jobs = ["sm_90:64:float16:causal:fwd", "sm_89:128:bfloat16:causal:bwd_dq"]
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    cmd = [sys.executable, "-m", "bench.compile", *(f"--only={j}" for j in jobs)]
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    fresh = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    committed = {tuple(r[k] for k in KEY): r for r in ROWS}
+    assert len(fresh) == len(jobs)
+    for row in fresh:
+        assert row == committed[tuple(row[k] for k in KEY)]
