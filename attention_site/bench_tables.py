@@ -11,7 +11,8 @@ HEADERS = {
         "N",
         "头数",
         "参考实现 / SDPA",
-        "分块 / SDPA",
+        "分块（默认调用）/ SDPA",
+        "分块（方形块）/ SDPA",
         "SDPA 中位时间",
         "额外峰值内存：参考 / 分块 / SDPA",
     ),
@@ -19,7 +20,8 @@ HEADERS = {
         "N",
         "heads",
         "reference / SDPA",
-        "tiled / SDPA",
+        "tiled (default call) / SDPA",
+        "tiled (square tiles) / SDPA",
         "SDPA median",
         "extra peak memory: reference / tiled / SDPA",
     ),
@@ -35,10 +37,23 @@ PER_HEAD = {
     "at once exceed this machine's memory.",
 }
 NO_GPU = {
-    "zh": "尚无 GPU 测量结果：在有 CUDA 的机器上运行 `make bench-gpu` "
+    "zh": "尚无 GPU 测量结果：在有 CUDA 的机器上运行 `make bench-gpu`（`python3 -m bench.gpu`）"
     "生成 `bench/results/gpu.json`。",
-    "en": "No GPU measurements yet: run `make bench-gpu` on a CUDA machine "
-    "to produce `bench/results/gpu.json`.",
+    "en": "No GPU measurements yet: run `make bench-gpu` (`python3 -m bench.gpu`) on a CUDA "
+    "machine to produce `bench/results/gpu.json`.",
+}
+GPU_HEADERS = {
+    "zh": ("dtype", "d", "因果", "N", "模式", "实现", "TFLOP/s（有用）", "TFLOP/s（执行）"),
+    "en": (
+        "dtype",
+        "d",
+        "causal",
+        "N",
+        "mode",
+        "provider",
+        "TFLOP/s (useful)",
+        "TFLOP/s (executed)",
+    ),
 }
 TARGETS = {
     "zh": (
@@ -77,6 +92,7 @@ def cpu_table(lang: str) -> str:
                 r["heads"],
                 f"{r['reference_ratio']:.2f}×{dagger}",
                 f"{r['tiled_ratio']:.2f}×",
+                f"{r['square_ratio']:.2f}×",
                 f"{r['sdpa_ms']:.1f} ms",
                 f"{ref:.1f}{dagger} / {tiled:.1f} / {sdpa:.1f} MiB",
             )
@@ -84,7 +100,7 @@ def cpu_table(lang: str) -> str:
     m, s = results["machine"], results["settings"]
     parts = [
         MEASURED_ON[lang].format(date=results["date"][:10], **m, **s),
-        markdown_table(HEADERS[lang], cells, align="rrrrrr"),
+        markdown_table(HEADERS[lang], cells, align="rrrrrrr"),
     ]
     if any(r["reference_per_head"] for r in rows):
         parts.append(PER_HEAD[lang])
@@ -96,7 +112,6 @@ def gpu_table(lang: str) -> str:
     results = load("gpu")
     if results is None:
         return NO_GPU[lang]
-    head = ("dtype", "d", "causal", "N", "mode", "provider", "TFLOP/s")
     rows = [
         (
             r["dtype"],
@@ -106,12 +121,13 @@ def gpu_table(lang: str) -> str:
             r["mode"],
             r["provider"],
             f"{r['tflops']:.1f}" if r.get("tflops") is not None else r["status"],
+            f"{r['executed_tflops']:.1f}" if r.get("executed_tflops") is not None else "",
         )
         for r in results["results"]
     ]
-    machine = results["machine"]
-    when = f"{results['date'][:10]}, {machine['gpu']}, PyTorch {machine['torch']}"
-    return when + "\n\n" + markdown_table(head, rows)
+    m = results["machine"]
+    when = f"{results['date'][:10]}, {m['gpu']}, PyTorch {m['torch']}, Triton {m['triton']}"
+    return when + "\n\n" + markdown_table(GPU_HEADERS[lang], rows)
 
 
 def cpu_targets(lang: str) -> str:
@@ -137,8 +153,14 @@ def cpu_targets(lang: str) -> str:
     )
 
 
+def exp_ratio(lang: str) -> str:
+    """How many times longer torch.exp takes than torch.exp2, as measured with the table."""
+    return f"{_cpu_results()['exp_over_exp2']:.1f}"
+
+
 VALUES: dict[str, Callable[[str], str]] = {
     "bench_cpu_table": cpu_table,
+    "bench_exp_ratio": exp_ratio,
     "bench_cpu_targets": cpu_targets,
     "bench_gpu_table": gpu_table,
 }

@@ -11,14 +11,14 @@ LABELS = {
     "zh": {
         "y": "相对 SDPA 的耗时（对数坐标）",
         "reference": "参考实现",
-        "tiled": "分块 online softmax",
+        "tiled": "分块（默认调用）",
         "sdpa": "SDPA = 1",
         "heads": "头",
     },
     "en": {
         "y": "time relative to SDPA (log scale)",
         "reference": "reference",
-        "tiled": "tiled online softmax",
+        "tiled": "tiled (default call)",
         "sdpa": "SDPA = 1",
         "heads": "heads",
     },

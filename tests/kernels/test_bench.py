@@ -89,14 +89,29 @@ def test_forward_flops_are_what_torch_counts_for_the_reference():
     q = torch.randn(2, 3, 128, 64)
     with FlopCounterMode(display=False) as counter:
         reference.attention(q, q, q)
-    assert (
-        gpu.attention_flops(2, 3, 128, 128, 64, causal=False, mode="fwd")
-        == counter.get_total_flops()
+    fwd = gpu.USEFUL_MATMULS["fwd"]
+    assert gpu.attention_flops(2, 3, 128, 128, 64, causal=False, matmuls=fwd) == (
+        counter.get_total_flops()
     )
-    causal = gpu.attention_flops(2, 3, 128, 128, 64, causal=True, mode="fwd")
+    causal = gpu.attention_flops(2, 3, 128, 128, 64, causal=True, matmuls=fwd)
     assert causal == counter.get_total_flops() * gpu.causal_pairs(128, 128) / 128**2
-    with pytest.raises(ValueError, match="mode"):
-        gpu.attention_flops(1, 1, 8, 8, 16, causal=False, mode="bwd")
+
+
+def test_useful_backward_flops_are_what_torch_counts_for_the_reference_backward():
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from snippets.kernels import reference
+
+    q = torch.randn(1, 2, 64, 32, requires_grad=True)
+    out = reference.attention(q, q.detach(), q.detach())
+    with FlopCounterMode(display=False) as counter:
+        out.backward(torch.ones_like(out))
+    k_and_v_need_no_grad = 2  # of the backward's 4 matmuls, dK and dV were skipped here
+    useful_bwd = gpu.USEFUL_MATMULS["fwd+bwd"] - gpu.USEFUL_MATMULS["fwd"]
+    matmuls = useful_bwd - k_and_v_need_no_grad
+    assert gpu.attention_flops(1, 2, 64, 64, 32, causal=False, matmuls=matmuls) == (
+        counter.get_total_flops()
+    )
 
 
 def test_tflops_converts_milliseconds():
@@ -104,41 +119,61 @@ def test_tflops_converts_milliseconds():
     assert gpu.tflops(1e9, 1.0) == pytest.approx(1.0)
 
 
-def test_gpu_sweep_keeps_tokens_and_width_fixed():
+def test_gpu_sweep_keeps_tokens_and_width_fixed_and_includes_fp32():
     configs = gpu.sweep()
     assert len(configs) == len(gpu.SEQ_LENS) * len(gpu.HEAD_DIMS) * len(gpu.DTYPES) * 2
     for c in configs:
         assert c["batch"] * c["N"] == gpu.TOKENS and c["heads"] * c["d"] == gpu.WIDTH
-    assert {c["N"] for c in gpu.sweep(quick=True)} == {1024, 4096}
+    assert {c["dtype"] for c in configs} == {"bfloat16", "float16", "float32"}
+    assert {c["N"] for c in gpu.sweep(quick=True)} < set(gpu.SEQ_LENS)
 
 
-def test_gpu_table_shows_numbers_and_reasons():
-    rows = [
-        {
-            "dtype": "bfloat16",
-            "d": 64,
-            "causal": True,
-            "N": 1024,
-            "mode": "fwd",
-            "provider": "triton",
-            "status": "ok",
-            "tflops": 123.456,
-        },
-        {
-            "dtype": "float16",
-            "d": 128,
-            "causal": False,
-            "N": 2048,
-            "mode": "fwd+bwd",
-            "provider": "sdpa-cudnn",
-            "status": "unsupported: no kernel",
-        },
-    ]
-    table = gpu.format_table(rows)
-    assert "123.5" in table and "unsupported: no kernel" in table
+def test_a_failure_is_a_reason_even_without_a_message():
+    assert gpu.reason(ValueError()) == "ValueError"
+    assert gpu.reason(RuntimeError("no kernel\nsecond line")) == "RuntimeError: no kernel"
+
+
+def test_any_exception_of_a_provider_is_reported_and_results_are_written_each_time(
+    monkeypatch,
+):
+    def boom(q, k, v, causal):
+        raise KeyError  # not a RuntimeError, and no message
+
+    def wrong(q, k, v, causal):
+        return (q + k + v) * 0  # differentiable in q, k and v, and wrong
+
+    monkeypatch.setattr(gpu, "providers", lambda: {"boom": boom, "wrong": wrong})
+    written = []
+    configs = gpu.sweep(dry_run=True)[:2]
+    rows = gpu.run(configs, "cpu", gpu.cpu_timer, lambda r: written.append(len(r)))
+    assert written == [4, 8]  # after each configuration
+    assert {r["status"] for r in rows if r["provider"] == "boom"} == {"unsupported: KeyError"}
+    assert all(
+        r["status"].startswith("check failed: out") for r in rows if r["provider"] == "wrong"
+    )
+
+
+def test_gpu_benchmark_runs_end_to_end_on_the_cpu_in_a_dry_run(tmp_path):
+    out = tmp_path / "gpu.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.gpu", "--dry-run", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out.read_text())
+    rows = report["results"]
+    assert len(rows) == len(gpu.sweep(dry_run=True)) * len(gpu.providers()) * len(gpu.MODES)
+    triton = [r for r in rows if r["provider"] == "triton"]
+    assert triton and all(r["status"] == "ok" and r["ms"] > 0 for r in triton)
+    for r in triton:
+        assert (r["executed_tflops"] > r["tflops"]) == (r["mode"] == "fwd+bwd")
+    assert report["settings"]["dry_run"] is True
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-CUDA message")
 def test_gpu_benchmark_exits_with_a_clear_message_without_cuda():
-    with pytest.raises(SystemExit, match=r"needs a CUDA GPU.*python -m bench\.cpu"):
+    with pytest.raises(SystemExit, match=r"needs a CUDA GPU.*--dry-run"):
         gpu.main([])
