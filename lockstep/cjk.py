@@ -1,4 +1,10 @@
-"""Chinese prose wraps in the source; browsers would render each line break as a space."""
+"""Chinese prose wraps in the source; browsers would render each line break as a space.
+
+A break is joined without a space where Chinese typography has none: between two Chinese
+characters, and on either side of full-width punctuation (，。：“”——…). A break between a
+Chinese character and Latin text or math is left alone: it renders as the space that
+separates them anyway ("使用 softmax").
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,23 @@ import re
 
 from lockstep.fences import line_states
 
-CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+IDEOGRAPH = r"\u3400-\u4dbf\u4e00-\u9fff"
+# Full-width and CJK punctuation, plus the quotation marks, dash and ellipsis Chinese uses.
+PUNCTUATION = r"\u3000-\u303f\uff00-\uffef\u2014\u2018-\u201d\u2026"
+CJK = re.compile(rf"[{IDEOGRAPH}{PUNCTUATION}]")
+ENDS_IN_PUNCTUATION = re.compile(rf"[{PUNCTUATION}]$")
+ENDS_IN_IDEOGRAPH = re.compile(rf"[{IDEOGRAPH}]$")
+STARTS_CJK = re.compile(rf"[{IDEOGRAPH}{PUNCTUATION}]")
+STARTS_WITH_PUNCTUATION = re.compile(rf"[{PUNCTUATION}]")
+# What may continue a paragraph after full-width punctuation: words, inline math or code,
+# a link, emphasis. Not a list item, a table row, display math, a fence or an HTML block.
+CONTINUES = re.compile(
+    rf"[{IDEOGRAPH}{PUNCTUATION}A-Za-z]|\$(?!\$)|`(?!``)|\d(?!\d*\.\s)|\[(?!\^)|\*\*?(?!\s)"
+)
 
 
 def join_cjk_lines(markdown: str) -> str:
-    """Join a line ending in a CJK character with a next line starting with one, outside fences."""
+    """Join the wrapped lines of Chinese prose where the break would render as a stray space."""
     out: list[str] = []
     previous_fenced = True  # nothing to join with before the first line
     for line, fenced in line_states(markdown):
@@ -19,12 +37,23 @@ def join_cjk_lines(markdown: str) -> str:
             not fenced
             and not previous_fenced
             and stripped
-            and CJK.match(stripped)
             and out[-1]
-            and CJK.match(out[-1][-1])
+            and _joins(out[-1], stripped)
         ):
             out[-1] += stripped
         else:
             out.append(line)
         previous_fenced = fenced
     return "\n".join(out) + ("\n" if markdown.endswith("\n") else "")
+
+
+def _joins(previous: str, following: str) -> bool:
+    """Whether a break between these two lines must not render as a space."""
+    if previous.lstrip().startswith(("#", "|")):  # a heading or a table row ends at its line
+        return False
+    if ENDS_IN_PUNCTUATION.search(previous):
+        return bool(CONTINUES.match(following))
+    if ENDS_IN_IDEOGRAPH.search(previous):
+        return bool(STARTS_CJK.match(following))
+    # Latin text or math, then full-width punctuation: "$m$（8 个头".
+    return bool(STARTS_WITH_PUNCTUATION.match(following))

@@ -9,6 +9,8 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.utils import yaml_load
 
+from lockstep.citations import Bibliography
+from lockstep.glossary import Glossary
 from lockstep.languages import Languages
 
 
@@ -32,7 +34,10 @@ class LockstepOptions(base.Config):
     figures_dest = c.Type(str, default="assets/figures")
     cards = c.SubConfig(CardsOptions)
     stated_numbers = c.Optional(c.File(exists=True))  # YAML: page -> {number: why not computed}
-    join_cjk_lines = c.ListOfItems(c.Type(str), default=[])  # languages whose lines are joined
+    bibliography = c.Optional(c.File(exists=True))  # YAML: key -> work; pages cite [@key, §x]
+    glossary = c.Optional(c.File(exists=True))  # YAML: term -> renderings, variants, definitions
+    # Languages written in Chinese script: wrapped lines joined, Chinese punctuation checked.
+    chinese = c.ListOfItems(c.Type(str), default=[])
     mathjax = c.Type(bool, default=True)  # ship MathJax from the pinned PyPI package
     cache_dir = c.Type(str, default=".cache")
 
@@ -80,6 +85,16 @@ class Site:
         tree = self.tree(lang)
         found = [*tree.rglob("*.md"), *tree.rglob("*.py")]
         return sorted(p.relative_to(tree).as_posix() for p in found)
+
+    def bibliography(self) -> Bibliography | None:
+        """The works the site cites (the `bibliography` option), or None."""
+        path = self.options.bibliography
+        return Bibliography.load(path) if path else None
+
+    def glossary(self) -> Glossary | None:
+        """The site's terms (the `glossary` option), or None."""
+        path = self.options.glossary
+        return Glossary.load(path, self.languages.codes) if path else None
 
     def cache(self, kind: str) -> Path:
         """The cache folder for one kind of build output."""

@@ -49,3 +49,23 @@ def retarget(text: str, new_target: Callable[[str], str | None]) -> str:
 def targets(text: str) -> list[str]:
     """Every link target in `text`, in order."""
     return [m["target"] for m in LINK.finditer(text)]
+
+
+# Spans of a line that are not prose: inline code, inline math, link targets, HTML tags and
+# attribute lists. Whatever reads or rewrites words (terms, citations) leaves them alone.
+NOT_PROSE = re.compile(r"`[^`]*`|\$[^$]*\$|\]\([^)]*\)|<[^>]+>|\{[^}]*\}")
+
+
+def prose_spans(line: str) -> Iterator[tuple[str, bool]]:
+    """The pieces of one line, in order, each with whether it is prose."""
+    last = 0
+    for m in NOT_PROSE.finditer(line):
+        yield line[last : m.start()], True
+        yield m[0], False
+        last = m.end()
+    yield line[last:], True
+
+
+def map_prose(line: str, change: Callable[[str], str]) -> str:
+    """`line` with change() applied to its prose pieces only."""
+    return "".join(change(piece) if prose else piece for piece, prose in prose_spans(line))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from lockstep import fences, includes
+from lockstep.citations import without_citations
 from lockstep.config import Site
 from lockstep.frontmatter import split_front_matter
 from lockstep.markup import without_targets
@@ -21,9 +22,10 @@ YEAR = re.compile(r"(19|20)\d\d")
 
 
 def prose_numbers(text: str) -> list[str]:
-    """The numbers in a page's prose (front matter, fences and link targets left out), sorted."""
+    """The numbers in a page's prose (front matter, fences, link targets and citations, whose
+    locators are a source's sections, left out), sorted."""
     _, body = split_front_matter(text)
-    return sorted(NUMBER.findall(without_targets(fences.prose(body))))
+    return sorted(NUMBER.findall(without_citations(without_targets(fences.prose(body)))))
 
 
 def shown_by_code(text: str, site: Site) -> set[str]:
@@ -61,3 +63,9 @@ def stated_numbers(site: Site) -> dict[str, dict[str, str]]:
         if unquoted:
             raise ValueError(f"{site.options.stated_numbers}: {page}: quote the numbers {unquoted}")
     return data
+
+
+def cited_sources(stated: dict[str, str]) -> dict[str, str]:
+    """number -> bibliography key, for the stated numbers whose reason starts "@key:" (a
+    number taken from a cited work; the page must cite that work)."""
+    return {n: why[1:].split(":", 1)[0].strip() for n, why in stated.items() if why.startswith("@")}

@@ -1,9 +1,9 @@
 """Two languages, one content: what must be identical between a page and its translation.
 
 Translations may reword prose and code comments only. Code (after stripping comments),
-checked outputs, figures (each in its own language), computed placeholders, the multiset of
-numbers in prose and the heading structure must match; a notebook's code cells must match
-and its markdown cells must have the same headings and numbers.
+checked outputs, figures (each in its own language), computed placeholders, the cited works,
+the multiset of numbers in prose and the heading structure must match; a notebook's code
+cells must match and its markdown cells must have the same headings and numbers.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import tokenize
 from collections import Counter
 
 from lockstep import fences, placeholders
+from lockstep.citations import cited
 from lockstep.frontmatter import split_front_matter
 from lockstep.markup import headings
 from lockstep.numbers import prose_numbers
@@ -65,6 +66,12 @@ def page_problems(a: str, b: str, langs: tuple[str, str], figures_dest: str) -> 
         p.append(f"figures differ: {fa} vs {fb}")
     if placeholders.names(a) != placeholders.names(b):
         p.append(f"computed values differ: {placeholders.names(a)} vs {placeholders.names(b)}")
+    ca, cb = cited(a), cited(b)
+    if set(ca) != set(cb):
+        p.append(
+            f"cited works differ: {langs[0]} only {sorted(set(ca) - set(cb))}, "
+            f"{langs[1]} only {sorted(set(cb) - set(ca))}"
+        )
     na, nb = Counter(prose_numbers(a)), Counter(prose_numbers(b))
     if na != nb:
         p.append(

@@ -8,11 +8,15 @@ Registered as `lockstep` (entry point in pyproject.toml), configured in mkdocs.y
           values: attention_site.values
           figures: snippets.figures
           cards: {vocabulary: attention_site/cards.yml}
-          join_cjk_lines: [zh]
+          bibliography: attention_site/references.yml
+          glossary: attention_site/glossary.yml
+          chinese: [zh]
 
 Per build: every page must exist in every language, the cards must follow their schema,
 `{{ name }}` becomes a computed value, figures are drawn into the cache and added to the site,
-notebooks are executed through the cache, MathJax and the Anki decks are added as files.
+notebooks are executed through the cache, citations are written out from the bibliography
+with a list of references per page, the first use of each glossary term gets its definition
+as hover text, MathJax and the Anki decks are added as files.
 """
 
 from __future__ import annotations
@@ -52,11 +56,16 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         if "mkdocs-jupyter" in config.plugins:
             notebooks.keep_notebooks_as_pages()
         self.deck = Deck(site) if site.options.cards.vocabulary else None
+        self.bibliography, self.glossary = site.bibliography(), site.glossary()
         self.values = Values({}, site.root, Cache(site.cache("values"), "md"))
         if site.options.values:
             self.values = Values.from_module(site.options.values, site.root, self.values.cache)
         if self.deck:
             self.values.add(self._deck_values())
+        if self.bibliography:
+            self.values.add({"bibliography": uncached(self._bibliography_listing)})
+        if self.glossary:
+            self.values.add({"glossary": uncached(self._glossary_table)})
         self.figures = (
             Figures(site.options.figures, site.root, Cache(site.cache("figures"), "svg"))
             if site.options.figures
@@ -74,6 +83,24 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
                 lambda lang: render.handbook(deck, lang, self.values.substitute)
             ),
         }
+
+    def _bibliography_listing(self, lang: str) -> str:
+        tree = self.site.tree(lang)
+        pages = {
+            page: (tree / page).read_text(encoding="utf-8")
+            for page in self.site.pages(lang)
+            if page.endswith(".md")
+        }
+        return self.bibliography.index(pages, lang)
+
+    def _glossary_table(self, lang: str) -> str:
+        return self.glossary.page_table(lang, self.languages.others(lang)[0])
+
+    def _exported(self, text: str, lang: str) -> str:
+        """Text for an export that has no page around it (the Anki decks): computed values in,
+        citations written out without links."""
+        text = self.values.substitute(text, lang)
+        return self.bibliography.render(text, lang, links=False) if self.bibliography else text
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
         if current_language(config) != self.languages.default:
@@ -118,7 +145,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
             add_generated(files, config, self.languages, mathjax.DEST, path=mathjax.mathjax_file())
         if self.deck:
             dest = f"{self.deck.options.anki_dest}/cards.{lang}.apkg"
-            content = anki.package(self.deck, lang, self.values.substitute)
+            content = anki.package(self.deck, lang, self._exported)
             add_generated(files, config, self.languages, dest, content=content)
         return files
 
@@ -129,7 +156,11 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         if self.deck and path in self.card_paths:
             markdown = self._card_markdown(markdown, page, path, lang)
         markdown = self.values.substitute(markdown, lang)
-        if lang in self.site.options.join_cjk_lines:
+        if self.glossary:
+            markdown = self.glossary.with_definitions(markdown, lang)
+        if self.bibliography:
+            markdown = self.bibliography.render(markdown, lang, where=page.file.src_uri)
+        if lang in self.site.options.chinese:
             markdown = cjk.join_cjk_lines(markdown)
         return markdown
 

@@ -2,9 +2,10 @@
 
 Per Markdown page: one item per python block (run as `__main__`, printed output compared
 with the page), a fence audit (no python block goes unrun, every fence names its language),
-a numbers check (no hand-typed result in prose) and, against each translation, a parity
-check. Per notebook: parity with its translations. The site is the mkdocs.yml named by the
-`lockstep_site` ini option (default: mkdocs.yml in the rootdir).
+a numbers check (no hand-typed result in prose), a words check (citations, glossary terms,
+Chinese punctuation) and, against each translation, a parity check. Per notebook: parity
+with its translations. The site is the mkdocs.yml named by the `lockstep_site` ini option
+(default: mkdocs.yml in the rootdir).
 
 Conftest hooks only see files below their own folder; the pages live in docs/, so this is a
 plugin, loaded by the `-p` option in the site's pytest configuration.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from lockstep import blocks, numbers, parity
+from lockstep import blocks, citations, numbers, parity, typography
 from lockstep.config import Site
 
 _SITE = pytest.StashKey[Site]()
@@ -81,6 +82,7 @@ class MarkdownPage(_Page):
         run = {n for b in found for n in (b.lineno, *b.also_runs)}
         yield FenceAuditItem.from_parent(self, name="fence audit", run_linenos=run)
         yield NumbersItem.from_parent(self, name="numbers")
+        yield WordsItem.from_parent(self, name="words")
         yield from self.translations()
 
 
@@ -151,6 +153,48 @@ class NumbersItem(_Item):
             for n in stated
             if n not in prose
         ]
+        keys = citations.cited(text)
+        problems += [
+            f"{where}: stated number {n} is cited from {key}, which the page does not cite"
+            for n, key in numbers.cited_sources(stated).items()
+            if key not in keys
+        ]
+        self.fail(problems)
+
+
+class WordsItem(_Item):
+    """Citations resolve and none is written by hand; glossary terms are used as listed;
+    Chinese prose uses Chinese punctuation."""
+
+    def runtest(self):
+        page, site = self.parent, self.parent.site
+        text = self.path.read_text(encoding="utf-8")
+        where = blocks.display(self.path, site)
+        problems = []
+        bibliography, glossary = site.bibliography(), site.glossary()
+        if bibliography:
+            problems += [
+                f"{where}: cites {key}, which {site.options.bibliography} does not have"
+                for key in bibliography.unknown(text)
+            ]
+            problems += [
+                f"{where}:{line}: a citation opens here and closes on another line"
+                for line in citations.unclosed(text)
+            ]
+            problems += [
+                f"{where}:{line}: {phrase!r} is written by hand: cite the work as [@key, locator]"
+                for line, phrase in citations.handwritten(text)
+            ]
+        if glossary:
+            problems += [
+                f"{where}:{line}: {used!r} is not the glossary's rendering; use {preferred!r}"
+                for line, used, preferred in glossary.avoided(text, page.lang)
+            ]
+        if page.lang in site.options.chinese:
+            problems += [
+                f"{where}:{line}: {found!r}: {advice}"
+                for line, found, advice in typography.chinese_problems(text)
+            ]
         self.fail(problems)
 
 

@@ -42,7 +42,7 @@ def test_the_example_builds_strict_with_its_value_and_figure_in_both_languages(e
 def test_the_examples_pages_pass_the_checks_and_a_drifted_translation_fails_them(example):
     passed = pytest_in(example)
     assert passed.returncode == 0, passed.stdout
-    assert "8 passed" in passed.stdout  # per page: block, fence audit, numbers, translation
+    assert "10 passed" in passed.stdout  # per page: block, fence audit, numbers, words, translation
     page = example / "docs/zh/index.md"
     page.write_text(page.read_text(encoding="utf-8").replace("sampled: 11.46", "sampled: 11.5"))
     failed = pytest_in(example)

@@ -43,3 +43,16 @@ def test_cjk_lines_join_outside_fences_only():
     assert join_cjk_lines(kept) == kept
     code = "说明：\n````text\n第一行\n```\n第二行\n````\n之后\n"
     assert join_cjk_lines(code) == code  # a shorter run inside does not close the fence
+
+
+def test_cjk_breaks_at_full_width_punctuation_render_no_space():
+    assert join_cjk_lines("早期阶段——\n它们与缩放") == "早期阶段——它们与缩放"
+    assert join_cjk_lines("附录 B.1，\n“Attention”") == "附录 B.1，“Attention”"
+    assert join_cjk_lines("时，\n$J$ 很小") == "时，$J$ 很小"
+    assert join_cjk_lines("参数 $m$\n（8 个头）") == "参数 $m$（8 个头）"
+    # Between a Chinese character and Latin text the break is the space they need anyway.
+    assert join_cjk_lines("再使用\nsoftmax") == "再使用\nsoftmax"
+    # What starts a block after a colon is not joined into the paragraph.
+    for block in ("$$\nx\n$$", "1. 第一项", "- 列表项", "| 表 |", "!!! note"):
+        assert join_cjk_lines(f"如下：\n{block}") == f"如下：\n{block}"
+    assert join_cjk_lines("## 标题\n正文") == "## 标题\n正文"

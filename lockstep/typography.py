@@ -1,0 +1,44 @@
+"""Chinese punctuation in Chinese prose: “” for quotation marks, full-width marks next to
+Chinese characters. Code, math, link targets, HTML and the titles of admonitions and tabs
+(whose quotes are Markdown syntax) are not prose and are left alone."""
+
+from __future__ import annotations
+
+import re
+
+from lockstep.fences import line_states
+from lockstep.frontmatter import split_front_matter
+from lockstep.glossary import TITLE_LINE
+from lockstep.markup import prose_spans
+
+HAN = r"[\u3400-\u4dbf\u4e00-\u9fff]"
+RULES = [
+    (re.compile(r'"'), "ASCII quotation mark: use “ and ”"),
+    (
+        re.compile(rf"{HAN}[,;:?!]|[,;:?!]{HAN}"),
+        "half-width punctuation next to Chinese: use ，；：？！",
+    ),
+    (re.compile(rf"{HAN}\.(?![A-Za-z0-9_.])"), "a full stop after Chinese is 。"),
+    (re.compile(rf"{HAN}[()]|[()]{HAN}"), "half-width bracket next to Chinese: use （ and ）"),
+]
+
+
+def chinese_problems(text: str) -> list[tuple[int, str, str]]:
+    """(line number, the offending text, what to use) for each punctuation slip in the prose."""
+    _, body = split_front_matter(text)
+    offset = text[: len(text) - len(body)].count("\n")
+    found = []
+    for number, (line, fenced) in enumerate(line_states(body), start=1 + offset):
+        if fenced or TITLE_LINE.match(line):
+            continue
+        on_line, offset = [], 0
+        for piece, prose in prose_spans(line):
+            if prose:
+                on_line += [
+                    (offset + m.start(), m[0], advice)
+                    for rule, advice in RULES
+                    for m in rule.finditer(piece)
+                ]
+            offset += len(piece)
+        found += [(number, text, advice) for _, text, advice in sorted(on_line)]
+    return found
