@@ -54,8 +54,13 @@ bench: $(STAMP)  ## CPU kernel benchmark: prints ratios, writes bench/results/cp
 bench-gpu:  ## GPU benchmark with the machine's python3, torch, triton: bench/results/gpu.json
 	python3 -m bench.gpu
 
-bench-compile: $(STAMP)  ## compile every Triton kernel for sm_90/80/89: bench/results/compile.json
+# Also with triton 3.6, an older release that GPU images still ship, installed beside the venv.
+OLDER_TRITON := .cache/triton-3.6.0
+bench-compile: $(STAMP)  ## compile every Triton kernel for sm_90/80/89 with triton 3.9 and 3.6
 	env -u TRITON_INTERPRET $(BIN)/python -m bench.compile
+	test -d $(OLDER_TRITON) || $(BIN)/python -m pip install -q --no-deps --target $(OLDER_TRITON) triton==3.6.0
+	env -u TRITON_INTERPRET PYTHONPATH=$(OLDER_TRITON) $(BIN)/python -m bench.compile \
+		--out bench/results/compile-triton-3.6.json
 
 lock: $(STAMP)  ## re-resolve requirements.in into the full lock requirements.txt
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.in
