@@ -23,8 +23,12 @@ if __name__ == "__main__":
     v = torch.randn(d_a, generator=gen, dtype=torch.float64) / d_a**0.5
     q = torch.randn(n, d, generator=gen, dtype=torch.float64)
     k = torch.randn(n, d, generator=gen, dtype=torch.float64)
-    print(f"bound ||v||_1 = {v.abs().sum():.2f}")
+    bound = v.abs().sum()
+    print(f"bound ||v||_1 = {bound:.2f}")
     for c in (1, 4, 16):  # inputs c times larger
         add, dot = additive_score(c * q, c * k, W_q, W_k, v), dot_score(c * q, c * k)
         a_max, d_max = add.abs().max(), dot.abs().max()
-        print(f"inputs x{c:<3d} max |additive| = {a_max:5.2f}   max |dot| = {d_max:8.1f}")
+        print(
+            f"inputs x{c:<3d} max |additive| = {a_max:4.2f} ({a_max / bound:.0%} of the bound)"
+            f"   max |dot| = {d_max:6.1f} = {d_max / c**2:.1f} * {c}**2"
+        )

@@ -33,6 +33,13 @@ if __name__ == "__main__":
         q_std, s_std = logit_std_at_init(d_model, d_k, w_std)
         print(f"W std {name:16s} std(q_i) = {q_std:.3f}   std(q·k/sqrt(d_k)) = {s_std:.3f}")
     print(f"predicted for 0.02: Var(q_i) = 0.02**2 * {d_model} = {0.02**2 * d_model:.4f}")
+    # With std 0.02, std(q·k/sqrt(d_k)) = Var(q_i) = 0.02**2 * d_model: it grows with the width.
+    for width in (1600, 4096):
+        print(
+            f"W std 0.02, d_model = {width}: std(q·k/sqrt(d_k)) = "
+            f"{logit_std_at_init(width, d_k, 0.02)[1]:.2f}, predicted {0.02**2 * width:.2f}"
+        )
+    print(f"predicted std 1 at d_model = 1 / 0.02**2 = {1 / 0.02**2:.0f}")
     for d_k in (64, 256, 1024):
         s = correlated_logits(d_k, rho=0.5)
         print(

@@ -32,5 +32,5 @@ if __name__ == "__main__":
         m, h = max_and_entropy(N)
         print(
             f"N={N:6d}  max={m:5.2f}  sqrt(2 ln N)={math.sqrt(2 * math.log(N)):5.2f}  "
-            f"entropy={h:6.2f}  ln N={math.log(N):6.2f}"
+            f"entropy={h:6.2f}  ln N - 1/2={math.log(N) - 0.5:6.2f}  ln N={math.log(N):6.2f}"
         )

@@ -4,7 +4,7 @@ import torch
 
 
 def softcap(x: torch.Tensor, cap: float) -> torch.Tensor:
-    """cap · tanh(x / cap): odd, about x near 0, always strictly inside (-cap, cap)."""
+    """cap · tanh(x / cap): odd, about x near 0; |result| < cap exactly, <= cap in floats."""
     if cap <= 0:
         raise ValueError(f"cap must be positive, got {cap}")
     return cap * torch.tanh(x / cap)

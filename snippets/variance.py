@@ -23,6 +23,15 @@ def scaled_std(d_k: int, scale: float, n: int = N_SAMPLES, seed: int = 0) -> flo
 
 
 if __name__ == "__main__":
+    worst = 0.0
     for d_k in (16, 64, 256, 1024):
-        measured = scaled_std(d_k, scale=1.0)
-        print(f"d_k={d_k:5d}  std(q·k)={measured:7.2f}  sqrt(d_k)={math.sqrt(d_k):6.2f}")
+        measured, expected = scaled_std(d_k, scale=1.0), math.sqrt(d_k)
+        # Standard error of a sample std: sigma * sqrt((kurtosis - 1) / (4n)). With Gaussian
+        # components q·k has kurtosis 3 + 6/d_k: its tails are heavier for small d_k.
+        std_err = expected * math.sqrt((2 + 6 / d_k) / (4 * N_SAMPLES))
+        worst = max(worst, abs(measured - expected) / std_err)
+        print(
+            f"d_k={d_k:5d}  std(q·k)={measured:7.2f}  sqrt(d_k)={expected:6.2f}"
+            f"  off by {(measured - expected) / std_err:+.1f} standard errors"
+        )
+    print(f"largest deviation: {worst:.1f} standard errors")

@@ -61,7 +61,7 @@ def test_a_tag_on_a_card_leads_to_the_cards_with_that_tag(page, base_url, lang_p
 @pytest.mark.parametrize(
     "start, query, target",
     [
-        ("index.html", "软截断", "cards/soft-capping.html"),
+        ("index.html", "软封顶", "cards/soft-capping.html"),
         ("en/index.html", "soft-capping", "en/cards/soft-capping.html"),
     ],
 )

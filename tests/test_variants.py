@@ -62,7 +62,7 @@ def test_softcap_is_odd(cap):
 
 
 @pytest.mark.parametrize("cap", CAPS)
-def test_softcap_is_the_identity_up_to_third_order_near_zero(cap):
+def test_softcap_departs_from_the_identity_by_at_most_the_cubic_term(cap):
     x = torch.linspace(-1, 1, 201, dtype=torch.float64)
     error = (softcap.softcap(x, cap) - x).abs()
     assert (error <= x.abs() ** 3 / (3 * cap**2) + 1e-15).all()

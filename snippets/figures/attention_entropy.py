@@ -8,7 +8,7 @@ from snippets.figures.style import log2_axes
 LABELS = {
     "zh": {
         "x": "键的个数 N（对数坐标）",
-        "y": "熵（nats）",
+        "y": "熵（奈特）",
         "h": "实测注意力熵",
         "lnN": "ln N（均匀分布）",
         "shift": "ln N − 1/2",

@@ -1,9 +1,11 @@
 """What every attention kernel shares, written once: the input checks, the base-2 constants
 and the dtype tiles accumulate in.
 
-Convention (that of ``torch.nn.functional.scaled_dot_product_attention``): q is
-(B, H, N_q, d), k and v are (B, H, N_k, d); ``causal`` lets query i see keys j <= i
-(top-left aligned, also when N_q != N_k); ``scale=None`` means 1/sqrt(d).
+Convention, shared with ``torch.nn.functional.scaled_dot_product_attention`` as far as it
+goes: q is (B, H, N_q, d), k and v are (B, H, N_k, d); ``causal`` (SDPA's ``is_causal``) lets
+query i see keys j <= i (top-left aligned, also when N_q != N_k); ``scale=None`` means
+1/sqrt(d). Narrower than SDPA: exactly four dimensions, v has the head size of q, and there
+is no attention mask, dropout or grouped-query option.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import numbers
 
 import torch
 
-LOG2E = 1 / math.log(2)  # log2(e): exp(x) = exp2(x * LOG2E), and exp2 is the cheaper instruction
+LOG2E = 1 / math.log(2)  # log2(e): exp(x) = exp2(x * LOG2E); GPUs have an exp2 instruction
 LN2 = math.log(2)  # ln(2): a base-2 log-sum-exp times LN2 is the natural one
 
 

@@ -1,21 +1,26 @@
 # --8<-- [start:header]
 """Online softmax, and FlashAttention-2 (forward and backward) written tile by tile in PyTorch.
 
-Online softmax keeps a running maximum m and a running sum l of exp(x - m). When a new
-block raises the maximum from m_old to m_new, the sum so far is rescaled:
+Online softmax (Milakov & Gimelshein 2018, section 3, Algorithm 3) keeps a running maximum m
+and a running sum l of exp(x - m). When a new block raises the maximum from m_old to m_new,
+the sum so far is rescaled:
 
     l = l * exp(m_old - m_new) + sum(exp(x_block - m_new))
+
+The first block must hold a finite entry: while m is -inf, exp(m_old - m_new) is NaN.
 
 The attention forward applies this per query row to tiles of S = Q K^T * scale, so only
 block_q x block_k tiles exist at any time, never the (N_q, N_k) matrix. It saves
 lse = m_i + log(l_i) per row; the backward recomputes each tile P = exp(S - lse) from it
-(FlashAttention-2): D_i = rowsum(dO * O), dV += P^T dO, dP = dO V^T, dS = P * (dP - D),
-dQ += dS K * scale, dK += dS^T Q * scale.
+(Dao 2023, FlashAttention-2, Algorithms 1 and 2): D_i = rowsum(dO * O), dV += P^T dO,
+dP = dO V^T, dS = P * (dP - D), dQ += dS K * scale, dK += dS^T Q * scale.
 
 Like the Triton kernel, the tiles call exp2: exp(scale * x) = exp2(c * x) with c = scale *
-log2(e). The scores S = Q K^T are kept unscaled, m_i and lse in the same units, and c
-multiplies only the differences S - m, which are small: scaling the scores first would round
-numbers as large as the logits before m is subtracted (see the kernel pages).
+log2(e). On the CPU of bench/results/cpu.json, torch.exp2 is the faster call (exp_over_exp2
+in bench/cpu.py measures it). The scores S = Q K^T are kept unscaled, m_i and lse in the
+same units, and c multiplies only the differences S - m, which are small: scaling the scores
+first would round numbers as large as the logits before m is subtracted (see the kernel
+pages).
 
 Causal (query i sees keys j <= i, top-left aligned as in SDPA): tiles entirely above the
 diagonal are skipped, tiles entirely below it run unmasked, only diagonal tiles are masked.
@@ -107,10 +112,11 @@ def default_blocks(
     tall as they can be while the float32 scores of one step, over all batch * heads, take at
     most twice the L2 cache of torch's threads together.
 
-    Each step costs Python a dozen calls: tall tiles make few steps and large matrix
-    products, until the tile of scores, read and written several times per step, no longer
-    stays in cache. Blocks are powers of 2, at least 16, and no longer than the sequence
-    needs. l2_bytes (per core) and threads default to this machine's.
+    Each step costs Python the same number of torch calls whatever its tiles (counted on the
+    kernel page): tall tiles make few steps and large matrix products, until the tile of
+    scores, read and written several times per step, no longer stays in cache. Blocks are
+    powers of 2, at least 16, and no longer than the sequence needs. l2_bytes (per core) and
+    threads default to this machine's.
     """
     budget = 2 * (l2_bytes or l2_cache_bytes()) * (threads or torch.get_num_threads())
     block_k = min(512, _power_of_2_above(N_k))

@@ -19,13 +19,13 @@ from snippets.kernels._common import check_attention_inputs
 def naive_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """Softmax straight from the definition exp(x) / sum(exp(x)); overflows for large x."""
     e = torch.exp(x)  # inf once x > ln(finfo.max)
-    return e / e.sum(dim=dim, keepdim=True)  # inf / inf = nan
+    return e / e.sum(dim=dim, keepdim=True)  # inf / inf = nan; 0 / 0 = nan if all underflow
 
 
 def stable_softmax(x: torch.Tensor, dim: int = -1) -> torch.Tensor:
     """Softmax with the row maximum subtracted first, so every exp argument is <= 0."""
     m = x.amax(dim=dim, keepdim=True)  # the largest logit becomes exp(0) = 1
-    e = torch.exp(x - m)  # in (0, 1]: cannot overflow
+    e = torch.exp(x - m)  # in [0, 1]: cannot overflow (far-off terms round to 0)
     return e / e.sum(dim=dim, keepdim=True)  # the sum is >= 1: no division by zero
 
 

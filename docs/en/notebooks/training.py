@@ -65,7 +65,9 @@ for step, now, then in pairs:
 # ## Best learning rate of each setting
 #
 # The best learning rate is the one that reaches the accuracy threshold in the fewest steps,
-# counting the slower of the seeds; `None` means that no learning rate got every seed there.
+# counting the slower of the seeds; a tie goes to the higher final accuracy. `steps=None` means
+# that no learning rate got every seed there; the learning rate shown is then the one with the
+# highest final accuracy.
 
 # %%
 print(f"threshold: held-out accuracy {training.THRESHOLD:.0%}")
@@ -81,8 +83,8 @@ for d_k in cfg.d_ks:
 #
 # One panel per $d_k$; horizontal axis: training step $t$; vertical axis: cross-entropy
 # $\mathcal{L}$ on the held-out sequences (log scale), averaged over the seeds. Each logit
-# scale is shown at its own best learning rate, so the comparison is not of one learning rate
-# that happens to suit one scale.
+# scale is shown at its own best learning rate, so that no scale is favoured by a learning
+# rate that happens to suit it.
 
 # %%
 labels = {"sqrt": "1/√dₖ", "none": "1", "d": "1/dₖ"}

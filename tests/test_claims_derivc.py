@@ -1,0 +1,136 @@
+"""Claims of the Implementation and Variants pages that their printed output does not settle.
+
+Implementation: the naive softmax fails by underflow too, and agrees with the stable one only
+where every exponential is a normal number; the stable terms lie in [0, 1]; the exact overflow
+boundary sits above ln(max) but below the next value of the type; a float16 running sum stalls;
+the scale placements of the table differ by less than one eps; SDPA's CPU backend choice.
+Variants: the soft cap agrees with the identity through second order (not third); a constant
+folded into W_Q gives the same logit but not the same training step.
+"""
+
+import math
+
+import pytest
+import torch
+
+from attention_site import derivation_tables
+from snippets import overflow, softcap
+from snippets.kernels.reference import naive_softmax, stable_softmax
+from snippets.scale_placement import PLACEMENTS, placement_errors
+
+FLOATS = (torch.float32, torch.float64)
+
+# --- Implementation: naive and stable softmax -----------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=str)
+def test_naive_softmax_is_nan_when_every_exp_underflows_and_stable_is_not(dtype):
+    x = torch.tensor([1000.0, 999.0, 998.0], dtype=dtype) - 2000.0  # every exp(x) is 0
+    assert (torch.exp(x) == 0).all()
+    assert torch.isnan(naive_softmax(x)).all()
+    expected = torch.softmax(x.double(), dim=-1).to(dtype)
+    assert torch.allclose(stable_softmax(x), expected, rtol=1e-6)
+
+
+def test_naive_softmax_loses_digits_among_subnormal_exps_and_stable_does_not():
+    x = torch.tensor([-100.0, -101.0, -102.0])  # float32: every exp(x) is subnormal
+    tiny = torch.finfo(torch.float32).tiny
+    assert (torch.exp(x) < tiny).all()
+    exact = torch.softmax(x.double(), dim=-1)
+    naive_err = ((naive_softmax(x).double() - exact).abs() / exact).max().item()
+    stable_err = ((stable_softmax(x).double() - exact).abs() / exact).max().item()
+    assert naive_err > 0.01  # visibly wrong weights, as the page prints
+    assert stable_err < 1e-6
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=str)
+def test_naive_and_stable_agree_to_rounding_where_every_exp_is_normal(dtype):
+    info = torch.finfo(dtype)
+    lo, hi = math.log(info.tiny) + 1, math.log(info.max) - 10  # exp(x) normal, sum finite
+    gen = torch.Generator().manual_seed(0)
+    x = (lo + (hi - lo) * torch.rand(64, 8, generator=gen, dtype=torch.float64)).to(dtype)
+    assert torch.isfinite(torch.exp(x).sum(-1)).all() and (torch.exp(x) >= info.tiny).all()
+    # weights lie in [0, 1]: agreement to rounding is a difference of a few units of eps
+    assert (naive_softmax(x) - stable_softmax(x)).abs().max().item() <= 4 * info.eps
+
+
+def test_stable_softmax_terms_lie_in_the_closed_unit_interval_far_and_masked_ones_are_zero():
+    p = stable_softmax(torch.tensor([0.0, -200.0, -math.inf]))  # float32
+    assert p.tolist() == [1.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("dtype", overflow.DTYPES, ids=str)
+def test_exact_overflow_boundary_is_above_ln_max_but_below_the_next_value(dtype):
+    fmax = torch.tensor(torch.finfo(dtype).max, dtype=dtype)
+    ulp = (fmax - torch.nextafter(fmax, torch.tensor(0.0, dtype=dtype))).item()
+    t = math.log(fmax.item())
+    gap = math.log1p(ulp / 2 / fmax.item())  # ln(max + ulp/2) - ln(max): exp is inf beyond
+    below, above = overflow.neighbours(t, dtype)
+    assert gap > 0  # the exact boundary lies above ln(max) ...
+    assert above.item() - t >= gap  # ... but not above the next value of the type
+    assert below.item() <= t
+
+
+def test_a_float16_running_sum_of_ones_stalls_at_2048():
+    totals = {}
+    for dtype in (torch.float16, torch.float32):
+        total = torch.zeros((), dtype=dtype)
+        for _ in range(4096):
+            total += 1
+        totals[dtype] = total.item()
+    assert totals == {torch.float16: 2048.0, torch.float32: 4096.0}
+    assert torch.finfo(torch.float16).eps * 2048 == 2  # the spacing above 2048
+
+
+# --- Implementation: scale placement and SDPA -----------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", derivation_tables.PLACEMENT_DTYPES, ids=str)
+def test_scale_placements_in_a_row_of_the_table_differ_by_less_than_one_eps(dtype):
+    errors = placement_errors(dtype)  # the table's inputs (its default seed)
+    assert set(errors) == set(PLACEMENTS)
+    assert max(errors.values()) - min(errors.values()) < 1
+
+
+def test_sdpa_on_the_cpu_picks_the_fused_kernel_unless_the_value_dim_differs():
+    from torch.nn.attention import SDPBackend
+
+    def choice(*qkv: torch.Tensor) -> SDPBackend:
+        return SDPBackend(torch._fused_sdp_choice(*qkv))
+
+    for dtype in FLOATS:
+        q = torch.randn(2, 4, 10, 64, dtype=dtype)
+        v = torch.randn(2, 4, 10, 32, dtype=dtype)
+        assert choice(q, q, v) == SDPBackend.MATH
+        assert choice(q, q, q) == SDPBackend.FLASH_ATTENTION
+
+
+# --- Variants ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cap", [30.0, 50.0])
+def test_softcap_agrees_with_the_identity_through_second_order_only(cap):
+    x = torch.tensor([1e-1, 1e-2, 1e-3], dtype=torch.float64) * cap
+    diff = softcap.softcap(x, cap) - x
+    # the quadratic term vanishes (odd function) ...
+    assert ((diff / x**2).abs() < 0.1 / cap).all()
+    # ... and the cubic one does not: it is -x^3 / (3 c^2)
+    assert torch.allclose(diff / x**3, torch.full_like(x, -1 / (3 * cap**2)), rtol=1e-2)
+
+
+def test_a_constant_folded_into_w_q_gives_the_same_logit_but_not_the_same_sgd_step():
+    gen = torch.Generator().manual_seed(0)
+    d, lr, c = 64, 0.1, 8**-0.5
+    x, y = torch.randn(2, d, generator=gen, dtype=torch.float64)
+    W_Q = torch.randn(d, d, generator=gen, dtype=torch.float64) / d**0.5
+
+    def one_step(W: torch.Tensor, factor: float) -> tuple[float, float]:
+        W = W.clone().requires_grad_()
+        logit = factor * (W @ x) @ y
+        logit.backward()
+        return logit.item(), (factor * ((W - lr * W.grad) @ x) @ y).item()
+
+    (b1, a1), (b2, a2) = one_step(W_Q, c), one_step(c * W_Q, 1.0)
+    assert b1 == pytest.approx(b2, rel=1e-12)
+    # the SGD step on the logit is c^2 times smaller when c sits in front of q·k
+    assert (a1 - b1) == pytest.approx(c**2 * (a2 - b2), rel=1e-9)
