@@ -67,29 +67,6 @@ def test_gradient_at_logits_vanishes_in_attention_but_not_for_cross_entropy():
     assert s.grad.norm().item() > 1
 
 
-def _one_step(optimiser: str, c: float, lr: float) -> torch.Tensor:
-    """c·W after one step on L = sum(tanh(c·W x)), with W initialised to W0 / c."""
-    gen = torch.Generator().manual_seed(0)
-    W0 = torch.randn(4, 6, generator=gen, dtype=torch.float64)
-    x = torch.randn(6, generator=gen, dtype=torch.float64)
-    W = (W0 / c).clone().requires_grad_()
-    opt = (torch.optim.SGD if optimiser == "sgd" else torch.optim.Adam)([W], lr=lr)
-    torch.tanh(c * W @ x).sum().backward()
-    opt.step()
-    return (c * W).detach()
-
-
-@pytest.mark.parametrize(("optimiser", "power"), [("sgd", 2), ("adam", 1)])
-def test_a_multiplier_folded_into_the_weights_trains_differently(optimiser, power):
-    # why-dot-product-grows: same function at initialisation, but the step on c·W is c² (SGD)
-    # or c (Adam) times the folded one; equal only if the learning rate moves with it
-    c, lr = 0.125, 0.01
-    folded = _one_step(optimiser, 1.0, lr)
-    kept = _one_step(optimiser, c, lr)
-    assert not torch.allclose(kept, folded)
-    assert torch.allclose(kept, _one_step(optimiser, 1.0, lr * c**power), atol=1e-7)
-
-
 def test_additive_scores_tend_to_a_sum_of_signed_v_below_the_l1_bound():
     # history: as tanh saturates a score tends to Σ v_i sign(·)_i, which reaches ||v||_1 only
     # if every sign agrees with v_i

@@ -1,8 +1,9 @@
-"""Claims on the interview cards that their own code blocks do not print.
+"""Folding a constant into W_Q: the same model, a different training.
 
-why-scale.md, "Engineering trade-offs": folding c = 1/sqrt(d_k) into W_Q leaves the forward
-pass unchanged, but with the explicit factor one optimiser step changes the effective weights
-c W_Q by c^2 times as much as in the folded model under SGD, and by c times under Adam.
+Said on why-dot-product-grows.md, derivation/variants.md, derivation/training.md and the card
+why-scale.md: folding c = 1/sqrt(d_k) into W_Q leaves the forward pass unchanged, but with the
+explicit factor one optimiser step changes the effective weights c W_Q by c^2 times as much as
+in the folded model under SGD, and by c times under Adam.
 """
 
 import math

@@ -4,8 +4,8 @@ Implementation: the naive softmax fails by underflow too, and agrees with the st
 where every exponential is a normal number; the stable terms lie in [0, 1]; the exact overflow
 boundary sits above ln(max) but below the next value of the type; a float16 running sum stalls;
 the scale placements of the table differ by less than one eps; SDPA's CPU backend choice.
-Variants: the soft cap agrees with the identity through second order (not third); a constant
-folded into W_Q gives the same logit but not the same training step.
+(The soft cap's order of agreement is in test_variants.py, folding a constant into W_Q in
+test_folding.py.)
 """
 
 import math
@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from attention_site import derivation_tables
-from snippets import overflow, softcap
+from snippets import overflow
 from snippets.kernels.reference import naive_softmax, stable_softmax
 from snippets.scale_placement import PLACEMENTS, placement_errors
 
@@ -106,31 +106,3 @@ def test_sdpa_on_the_cpu_picks_the_fused_kernel_unless_the_value_dim_differs():
 
 
 # --- Variants ---------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("cap", [30.0, 50.0])
-def test_softcap_agrees_with_the_identity_through_second_order_only(cap):
-    x = torch.tensor([1e-1, 1e-2, 1e-3], dtype=torch.float64) * cap
-    diff = softcap.softcap(x, cap) - x
-    # the quadratic term vanishes (odd function) ...
-    assert ((diff / x**2).abs() < 0.1 / cap).all()
-    # ... and the cubic one does not: it is -x^3 / (3 c^2)
-    assert torch.allclose(diff / x**3, torch.full_like(x, -1 / (3 * cap**2)), rtol=1e-2)
-
-
-def test_a_constant_folded_into_w_q_gives_the_same_logit_but_not_the_same_sgd_step():
-    gen = torch.Generator().manual_seed(0)
-    d, lr, c = 64, 0.1, 8**-0.5
-    x, y = torch.randn(2, d, generator=gen, dtype=torch.float64)
-    W_Q = torch.randn(d, d, generator=gen, dtype=torch.float64) / d**0.5
-
-    def one_step(W: torch.Tensor, factor: float) -> tuple[float, float]:
-        W = W.clone().requires_grad_()
-        logit = factor * (W @ x) @ y
-        logit.backward()
-        return logit.item(), (factor * ((W - lr * W.grad) @ x) @ y).item()
-
-    (b1, a1), (b2, a2) = one_step(W_Q, c), one_step(c * W_Q, 1.0)
-    assert b1 == pytest.approx(b2, rel=1e-12)
-    # the SGD step on the logit is c^2 times smaller when c sits in front of q·k
-    assert (a1 - b1) == pytest.approx(c**2 * (a2 - b2), rel=1e-9)
