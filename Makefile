@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha256sum | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help venv serve build handbook test lint bench bench-gpu bench-compile lock clean
+.PHONY: help venv serve build handbook test lint bench bench-gpu bench-tiles bench-compile lock clean
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -53,6 +53,9 @@ bench: $(STAMP)  ## CPU kernel benchmark: prints ratios, writes bench/results/cp
 # The GPU machine has its own Python, torch and triton and no network: nothing is installed.
 bench-gpu:  ## GPU benchmark with the machine's python3, torch, triton: bench/results/gpu.json
 	python3 -m bench.gpu
+
+bench-tiles:  ## GPU tile sweep (Triton kernel, bf16) with the machine's python3: bench/results/tiles.json
+	python3 -m bench.tiles
 
 # Also with triton 3.6, an older release that GPU images still ship, installed beside the venv.
 OLDER_TRITON := .cache/triton-3.6.0

@@ -3,7 +3,9 @@
 from collections.abc import Callable
 
 from bench.cpu import MEMORY_TARGET, MEMORY_TARGET_N, TIME_TARGET, TIME_TARGET_MIN_N
-from bench.report import cpu_rows, load
+from bench.gpu import TARGET_MIN_N
+from bench.gpu import TARGETS as GPU_TARGETS
+from bench.report import GPU_PROVIDERS, cpu_rows, gpu_rows, gpu_untimed, load
 from lockstep.tables import markdown_table
 
 HEADERS = {
@@ -43,18 +45,78 @@ NO_GPU = {
     "machine to produce `bench/results/gpu.json`.",
 }
 GPU_HEADERS = {
-    "zh": ("dtype", "d", "因果", "N", "模式", "实现", "TFLOP/s（有用）", "TFLOP/s（执行）"),
+    "zh": (
+        "dtype",
+        "d",
+        "因果",
+        "N",
+        "模式",
+        "Triton（执行）",
+        *GPU_PROVIDERS[1:],
+        "Triton / SDPA",
+    ),
     "en": (
         "dtype",
         "d",
         "causal",
         "N",
         "mode",
-        "provider",
-        "TFLOP/s (useful)",
-        "TFLOP/s (executed)",
+        "Triton (executed)",
+        *GPU_PROVIDERS[1:],
+        "Triton / SDPA",
     ),
 }
+GPU_MEASURED = {
+    "zh": "测量于 {date}，{gpu}，PyTorch {torch}，CUDA {cuda}，Triton {triton}。"
+    "单位为有用 TFLOP/s；括号内是 Triton 内核实际执行的 TFLOP/s。",
+    "en": "Measured on {date}, {gpu}, PyTorch {torch}, CUDA {cuda}, Triton {triton}. "
+    "Cells are useful TFLOP/s; in brackets, what the Triton kernel executes.",
+}
+NOT_TIMED = {"zh": "– 未计时：{}。", "en": "– not timed: {}."}
+FLASH_LINE = {
+    "zh": "- 对比 SDPA 的 flash 后端：前向 {f_lo:.2f}× 到 {f_hi:.2f}×，"
+    "前向+反向 {b_lo:.2f}× 到 {b_hi:.2f}×。",
+    "en": "- Against SDPA's flash backend: forward {f_lo:.2f}× to {f_hi:.2f}×, "
+    "forward+backward {b_lo:.2f}× to {b_hi:.2f}×.",
+}
+GPU_TARGET_LINE = {
+    "zh": "- {mode}（目标 ≥ {t}× SDPA）：{n_ok} / {n} 个配置达标，Triton / SDPA 在 {lo:.2f}× 到 "
+    "{hi:.2f}× 之间。",
+    "en": "- {mode} (target ≥ {t}× SDPA): met in {n_ok} of {n} configurations; Triton / SDPA "
+    "ranges from {lo:.2f}× to {hi:.2f}×.",
+}
+GPU_SCOPE = {
+    "zh": "Triton 内核在 16 位（bfloat16、float16）、N ≥ {n}、因果与非因果下，"
+    "对比 SDPA 的默认调用：\n",
+    "en": "The Triton kernel in 16 bits (bfloat16, float16), N ≥ {n}, causal or not, against "
+    "SDPA's default call:\n",
+}
+MODE_NAMES = {
+    "zh": {"fwd": "前向", "fwd+bwd": "前向+反向"},
+    "en": {"fwd": "Forward", "fwd+bwd": "Forward+backward"},
+}
+TILE_HEADERS = {
+    "zh": (
+        "d",
+        "N",
+        "分块（前向 M×N；反向 dK/dV、dQ）",
+        "warp 数（前向/反向）",
+        "前向 TFLOP/s",
+        "前向+反向 TFLOP/s",
+    ),
+    "en": (
+        "d",
+        "N",
+        "tiles (forward M×N; backward dK/dV, dQ)",
+        "warps (fwd/bwd)",
+        "forward TFLOP/s",
+        "forward+backward TFLOP/s",
+    ),
+}
+DEFAULT_MARK = {"zh": "（默认）", "en": " (default)"}
+FAILED = {"zh": "失败：{}", "en": "failed: {}"}
+
+
 TARGETS = {
     "zh": (
         "- 时间目标（N ≥ {min_n} 时分块 ≤ {t}× SDPA）：{n_ok} / {n} 个配置达标{misses}。\n"
@@ -107,27 +169,106 @@ def cpu_table(lang: str) -> str:
     return "\n\n".join(parts)
 
 
+def _tflops(x: float | None) -> str:
+    return "–" if x is None else f"{x:.0f}"
+
+
 def gpu_table(lang: str) -> str:
-    """The GPU results (TFLOP/s per provider) as a Markdown table, or a note if none exist."""
+    """The GPU results, one row per configuration and a column per provider, or a note."""
+    results = load("gpu")
+    if results is None:
+        return NO_GPU[lang]
+    cells = [
+        (
+            r["dtype"],
+            r["d"],
+            "✓" if r["causal"] else "",
+            r["N"],
+            MODE_NAMES[lang][r["mode"]],
+            f"{_tflops(r['triton'])} ({_tflops(r['executed'])})",
+            *(_tflops(r.get(p)) for p in GPU_PROVIDERS[1:]),
+            "–" if r["ratio"] is None else f"{r['ratio']:.2f}×",
+        )
+        for r in gpu_rows(results)
+    ]
+    untimed = "; ".join(f"{p}, {dt}: {why.rstrip('.')}" for p, dt, why in gpu_untimed(results))
+    parts = [
+        GPU_MEASURED[lang].format(date=results["date"][:10], **results["machine"]),
+        markdown_table(GPU_HEADERS[lang], cells, align="lrcrlrrrrrr"),
+    ]
+    if untimed:
+        parts.append(NOT_TIMED[lang].format(untimed))
+    return "\n\n".join(parts)
+
+
+def gpu_targets(lang: str) -> str:
+    """Whether the Triton kernel meets its GPU targets in 16-bit, computed from the rows."""
     results = load("gpu")
     if results is None:
         return NO_GPU[lang]
     rows = [
-        (
-            r["dtype"],
-            r["d"],
-            r["causal"],
-            r["N"],
-            r["mode"],
-            r["provider"],
-            f"{r['tflops']:.1f}" if r.get("tflops") is not None else r["status"],
-            f"{r['executed_tflops']:.1f}" if r.get("executed_tflops") is not None else "",
-        )
-        for r in results["results"]
+        r
+        for r in gpu_rows(results)
+        if r["dtype"] != "float32" and r["N"] >= TARGET_MIN_N and r["ratio"] is not None
     ]
+    lines = [GPU_SCOPE[lang].format(n=TARGET_MIN_N)]
+    for mode, target in GPU_TARGETS.items():
+        ratios = [r["ratio"] for r in rows if r["mode"] == mode]
+        lines.append(
+            GPU_TARGET_LINE[lang].format(
+                mode=MODE_NAMES[lang][mode],
+                t=target,
+                n_ok=sum(x >= target for x in ratios),
+                n=len(ratios),
+                lo=min(ratios),
+                hi=max(ratios),
+            )
+        )
+    flash = {
+        mode: [r["triton"] / r["sdpa-flash"] for r in rows if r["mode"] == mode and r["sdpa-flash"]]
+        for mode in GPU_TARGETS
+    }
+    lines.append(
+        FLASH_LINE[lang].format(
+            f_lo=min(flash["fwd"]),
+            f_hi=max(flash["fwd"]),
+            b_lo=min(flash["fwd+bwd"]),
+            b_hi=max(flash["fwd+bwd"]),
+        )
+    )
+    return "\n".join(lines)
+
+
+def tiles_table(lang: str) -> str:
+    """The Hopper tile sweep (bench/results/tiles.json): the default tiles against candidates."""
+    results = load("tiles")
+    if results is None:
+        return NO_GPU[lang]
+    cells = []
+    for r in results["results"]:
+        c = r["config"]
+        tiles = (
+            f"{c['BLOCK_M']}×{c['BLOCK_N']}; {c['BLOCK_N1']}×{c['BLOCK_M1']}, "
+            f"{c['BLOCK_M2']}×{c['BLOCK_N2']}"
+        )
+        if r["default"]:
+            tiles += DEFAULT_MARK[lang]
+        warps = f"{c['num_warps']}/{c['num_warps_bwd'] or c['num_warps']}"
+        if "status" in r:
+            timing = (FAILED[lang].format(r["status"]), "")
+        else:
+            timing = (f"{r['fwd']['tflops']:.0f}", f"{r['fwd+bwd']['tflops']:.0f}")
+        cells.append((r["d"], r["N"], tiles, warps, *timing))
     m = results["machine"]
-    when = f"{results['date'][:10]}, {m['gpu']}, PyTorch {m['torch']}, Triton {m['triton']}"
-    return when + "\n\n" + markdown_table(GPU_HEADERS[lang], rows)
+    when = (
+        GPU_MEASURED[lang].split("。")[0].split(". Cells")[0].format(date=results["date"][:10], **m)
+    )
+    return (
+        when
+        + ("。" if lang == "zh" else ".")
+        + "\n\n"
+        + markdown_table(TILE_HEADERS[lang], cells, align="rrllrr")
+    )
 
 
 def cpu_targets(lang: str) -> str:
@@ -163,4 +304,6 @@ VALUES: dict[str, Callable[[str], str]] = {
     "bench_exp_ratio": exp_ratio,
     "bench_cpu_targets": cpu_targets,
     "bench_gpu_table": gpu_table,
+    "bench_gpu_targets": gpu_targets,
+    "bench_tiles_table": tiles_table,
 }

@@ -72,4 +72,36 @@ def compile_summary(lang: str) -> str:
     return intro + "\n\n" + markdown_table(HEADERS[lang], rows, align="lllrrrrl")
 
 
-VALUES: dict[str, Callable[[str], str]] = {"triton_compile_summary": compile_summary}
+SPILLS_16 = {
+    "zh": "16 位下溢出寄存器的只有 {where}：每线程最多 {worst}。",
+    "en": "In 16 bits, only {where} spill registers: at most {worst} per thread.",
+}
+NO_SPILLS_16 = {"zh": "16 位下没有内核溢出寄存器。", "en": "No 16-bit kernel spills registers."}
+AT = {"zh": "{target} 上 d = {d} 的内核", "en": "the kernels for {target} at d = {d}"}
+BYTES_WITH = {"zh": "Triton {v} 下 {b} 字节", "en": "{b} bytes with Triton {v}"}
+AND = {"zh": "、", "en": " and "}
+
+
+def spills_16bit(lang: str) -> str:
+    """Which 16-bit kernels spill registers, and how much, per triton release."""
+    tables = [load(name) for name in TABLES]
+    if None in tables:
+        raise FileNotFoundError("bench/results/compile*.json missing: run `make bench-compile`")
+    where, worst = set(), []
+    for results in tables:
+        rows = [r for r in results["results"] if r["dtype"] != "float32" and r["spill_bytes"]]
+        where |= {(r["target"], r["d"]) for r in rows}
+        b = max((r["spill_bytes"] for r in rows), default=0)
+        worst.append(BYTES_WITH[lang].format(b=b, v=results["versions"]["triton"]))
+    if not where:
+        return NO_SPILLS_16[lang]
+    return SPILLS_16[lang].format(
+        where=AND[lang].join(AT[lang].format(target=t, d=d) for t, d in sorted(where)),
+        worst=AND[lang].join(worst),
+    )
+
+
+VALUES: dict[str, Callable[[str], str]] = {
+    "triton_compile_summary": compile_summary,
+    "triton_spills_16bit": spills_16bit,
+}

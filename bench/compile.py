@@ -118,7 +118,7 @@ def compile_one(target: str, d: int, dtype: str, causal: bool, kernel: str) -> d
     compiled = triton.compile(
         triton.compiler.ASTSource(fn=fn, signature=signature, constexprs=constexprs),
         target=GPUTarget("cuda", cc, 32),
-        options=dict(num_warps=cfg.num_warps, num_stages=cfg.num_stages),
+        options=dict(num_warps=warps(cfg, kernel), num_stages=cfg.num_stages),
     )
     row = dict(target=target, d=d, dtype=dtype, causal=causal, kernel=kernel)
     row.update(dataclass_fields(cfg, kernel))
@@ -137,7 +137,12 @@ def dataclass_fields(cfg: T.Config, kernel: str) -> dict:
         "bwd_dkdv": (cfg.BLOCK_N1, cfg.BLOCK_M1),
         "bwd_dq": (cfg.BLOCK_M2, cfg.BLOCK_N2),
     }[kernel]
-    return dict(tile=blocks, num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+    return dict(tile=blocks, num_warps=warps(cfg, kernel), num_stages=cfg.num_stages)
+
+
+def warps(cfg: T.Config, kernel: str) -> int:
+    """Warps per program the wrapper launches `kernel` with."""
+    return cfg.num_warps if kernel == "fwd" else cfg.warps_bwd
 
 
 def configurations(quick: bool) -> list[dict]:

@@ -34,3 +34,33 @@ def cpu_rows(results: dict) -> list[dict]:
             }
         )
     return rows
+
+
+GPU_PROVIDERS = ("triton", "sdpa", "sdpa-flash", "sdpa-efficient", "sdpa-cudnn")
+
+
+def gpu_rows(results: dict) -> list[dict]:
+    """One row per (dtype, d, causal, N, mode): each provider's useful TFLOP/s (None if not
+    timed), the Triton kernel's executed TFLOP/s, and its ratio to SDPA's default call."""
+    rows: dict[tuple, dict] = {}
+    for r in results["results"]:
+        key = (r["dtype"], r["d"], r["causal"], r["N"], r["mode"])
+        row = rows.setdefault(
+            key, dict(zip(("dtype", "d", "causal", "N", "mode"), key, strict=True))
+        )
+        row[r["provider"]] = r.get("tflops")
+        if r["provider"] == "triton":
+            row["executed"] = r.get("executed_tflops")
+    for row in rows.values():
+        timed = row.get("triton") and row.get("sdpa")
+        row["ratio"] = row["triton"] / row["sdpa"] if timed else None
+    return list(rows.values())
+
+
+def gpu_untimed(results: dict) -> list[tuple[str, str, str]]:
+    """(provider, dtype, reason) for every provider and dtype that was not timed, once each."""
+    seen = {}
+    for r in results["results"]:
+        if r.get("tflops") is None:
+            seen.setdefault((r["provider"], r["dtype"]), r["status"])
+    return [(p, dt, why) for (p, dt), why in seen.items()]

@@ -1,7 +1,7 @@
 # --8<-- [start:header]
 """FlashAttention-2 in Triton: forward, backward and an autograd wrapper.
 
-The math is FlashAttention-2's (Dao 2023, Algorithms 1 and 2); the layout and the backward's
+The math is FlashAttention-2's (Dao, ICLR 2024, Algorithms 1 and 2); the layout and the backward's
 split into a dK/dV loop and a dQ loop, with no atomics, follow Triton's tutorial 06,
 python/tutorials/06-fused-attention.py (_attn_fwd, _attn_bwd_dkdv, _attn_bwd_dq).
 
@@ -18,11 +18,14 @@ exp2: exp(scale * x) = exp2(c * x) with c = scale * log2(e); NVIDIA GPUs compute
 instruction (PTX ex2). The scores S = Q K^T stay unscaled, the running max m_i and the saved
 log-sum-exp in the same units, and c multiplies only the differences S - m_i, which are small.
 Scaling the scores first (tutorial 06 multiplies them by scale * log2 e) rounds numbers as
-large as the logits before m_i is subtracted, which costs accuracy when logits are large.
+large as the logits before m_i is subtracted: the row maximum always, each score unless the
+compiler fuses the multiply and the subtraction into one FMA. That costs accuracy when logits
+are large.
 
 float32 inputs use "tf32x3" dots on a GPU: three TensorFloat-32 tensor-core products whose
-sum recovers about float32 accuracy (plain tf32 keeps 10 mantissa bits and would miss the
-2x-SDPA error rule; "ieee" dots run on CUDA cores and spill registers at d = 128).
+sum recovers about float32 accuracy (plain tf32 keeps 10 of float32's 23 mantissa bits,
+about three decimal digits per product; "ieee" dots run on CUDA cores and spill registers at
+d = 128).
 """
 
 # ruff: noqa: E741  (names mirror the math: O)
@@ -294,8 +297,16 @@ class Config:
     BLOCK_N1: int  # dK/dV: keys per program
     BLOCK_M2: int  # dQ: queries per program
     BLOCK_N2: int  # dQ: keys per step
-    num_warps: int = 4
+    num_warps: int = 4  # forward
     num_stages: int = 3
+    # Backward kernels: Hopper's wgmma runs a warpgroup (4 warps) on 64 rows, so a 64-row tile
+    # wants 4 warps even when the forward's 128-row tile wants 8. None: as the forward.
+    num_warps_bwd: int | None = None
+
+    @property
+    def warps_bwd(self) -> int:
+        """Warps per program of the backward kernels."""
+        return self.num_warps_bwd or self.num_warps
 
     def __post_init__(self):
         blocks = [self.BLOCK_M, self.BLOCK_N, self.BLOCK_M1, self.BLOCK_N1, self.BLOCK_M2]
@@ -323,12 +334,12 @@ def config(d: int, dtype: torch.dtype, smem: int) -> Config:
         return Config(128, 64, 64, 128, 128, 64)
     if dtype == torch.float32:  # tf32x3 keeps three tiles per operand: small tiles
         return Config(32, 32, 16, 32, 32, 16, num_warps=4, num_stages=2)
-    # Chosen from `make bench-compile` on triton 3.9 and 3.6 (the newest and an older release):
-    # the largest tiles with no register spills in 16-bit on both.
-    if smem >= SMEM_TIERS[0]:  # Hopper
-        if d <= 64:
-            return Config(128, 128, 32, 128, 128, 32, num_warps=8, num_stages=3)
-        return Config(64, 64, 32, 32, 64, 32, num_warps=8, num_stages=3)
+    if smem >= SMEM_TIERS[0]:  # Hopper: the fastest tiles timed on an H200 (bench.tiles)
+        # No register spills on triton 3.9 or 3.6 at d <= 64; at d = 128 a few, and still
+        # the fastest: the spill-free 64 x 64 tiles ran the backward at a third of the speed.
+        return Config(128, 64, 32, 64, 64, 32, num_warps=8, num_warps_bwd=4)
+    # Ampere and Ada, from `make bench-compile` on triton 3.9 and 3.6: the largest tiles with
+    # no register spills in 16-bit on both (not yet timed on such a GPU).
     if smem >= SMEM_TIERS[1]:  # A100
         if d <= 64:
             return Config(128, 64, 32, 32, 64, 32, num_warps=8, num_stages=3)
@@ -424,12 +435,13 @@ class _FlashAttention(torch.autograd.Function):
         D = torch.empty_like(lse)  # D_i = rowsum(dO * O)
         grid_q = (B * H, triton.cdiv(N_q, cfg.BLOCK_M2))
         _attn_bwd_preprocess[grid_q](O, dO, D, N_q, HEAD_DIM=d, BLOCK_M=cfg.BLOCK_M2,
-                                     UPCAST=args["UPCAST"], ACC=args["ACC"])
+                                     UPCAST=args["UPCAST"], ACC=args["ACC"],
+                                     num_warps=cfg.warps_bwd)
         if dlse is not None:  # d lse_i / d S_ij = P_ij: the same as lowering D_i by dlse_i
             D = D - dlse.to(D.dtype)
         dq, dk, dv = (torch.empty(x.shape, dtype=_out_dtype(q.dtype), device=q.device)
                       for x in (q, k, v))
-        launch = dict(CAUSAL=ctx.causal, num_warps=cfg.num_warps, num_stages=cfg.num_stages,
+        launch = dict(CAUSAL=ctx.causal, num_warps=cfg.warps_bwd, num_stages=cfg.num_stages,
                       **args)
         grid_k = (B * H, triton.cdiv(N_k, cfg.BLOCK_N1))
         _attn_bwd_dkdv[grid_k](q, k, v, dO, lse, D, dk, dv, scales, N_q, N_k,

@@ -177,3 +177,42 @@ def test_gpu_benchmark_runs_end_to_end_on_the_cpu_in_a_dry_run(tmp_path):
 def test_gpu_benchmark_exits_with_a_clear_message_without_cuda():
     with pytest.raises(SystemExit, match=r"needs a CUDA GPU.*--dry-run"):
         gpu.main([])
+
+
+# ----------------------------------------------------------------- committed GPU measurements
+GPU_RESULTS = json.loads((ROOT / "bench/results/gpu.json").read_text())
+TILE_RESULTS = json.loads((ROOT / "bench/results/tiles.json").read_text())
+
+
+def test_the_committed_gpu_run_is_a_full_sweep_with_every_provider():
+    assert not GPU_RESULTS["settings"]["quick"] and not GPU_RESULTS["settings"]["dry_run"]
+    done = {
+        (r["N"], r["d"], r["dtype"], r["causal"], r["provider"]) for r in GPU_RESULTS["results"]
+    }
+    want = {
+        (c["N"], c["d"], c["dtype"], c["causal"], p)
+        for c in gpu.sweep()
+        for p in ("triton", "sdpa", "sdpa-flash", "sdpa-efficient", "sdpa-cudnn")
+    }
+    assert done == want
+
+
+def test_the_triton_kernel_passed_the_check_in_every_configuration_on_the_gpu():
+    # The Triton page says so; the check is bench.gpu's relative-norm comparison.
+    triton_rows = [r for r in GPU_RESULTS["results"] if r["provider"] == "triton"]
+    assert triton_rows and all(r["status"] == "ok" and r["tflops"] > 0 for r in triton_rows)
+
+
+def test_the_older_triton_compiled_is_the_one_the_gpu_ran():
+    older = json.loads((ROOT / "bench/results/compile-triton-3.6.json").read_text())
+    assert GPU_RESULTS["machine"]["triton"] == older["versions"]["triton"]
+    assert TILE_RESULTS["machine"]["triton"] == older["versions"]["triton"]
+
+
+def test_in_the_tile_sweep_32_row_backward_tiles_on_8_warps_are_the_slowest():
+    # The Triton page says so, as the reason the backward kernels get 4 warps on Hopper.
+    for d, N in {(r["d"], r["N"]) for r in TILE_RESULTS["results"]}:
+        rows = [r for r in TILE_RESULTS["results"] if (r["d"], r["N"]) == (d, N)]
+        slowest = min(rows, key=lambda r: r["fwd+bwd"]["tflops"])["config"]
+        assert slowest["BLOCK_N1"] == 32
+        assert (slowest["num_warps_bwd"] or slowest["num_warps"]) == 8
