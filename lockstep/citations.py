@@ -20,7 +20,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
@@ -58,6 +58,12 @@ class Work:
     year: int
     url: str
     checked: str = ""
+    suffix: str = ""  # "a", "b" when the same authors have two works in one year
+
+    @property
+    def when(self) -> str:
+        """The year as citations print it: 2024a, 2024b where it would be ambiguous."""
+        return f"{self.year}{self.suffix}"
 
     def names(self, lang: str) -> str:
         """The authors as a sentence names them: one, two, or the first "et al."."""
@@ -76,13 +82,26 @@ class Work:
             "et al." if a == "others" else " ".join(reversed([p.strip() for p in a.split(",", 1)]))
             for a in self.authors
         ]
-        text = f"{', '.join(names)} ({self.year}). *{self.title}*. {self.venue}. <{self.url}>"
+        text = f"{', '.join(names)} ({self.when}). *{self.title}*. {self.venue}. <{self.url}>"
         return text + (f" — {self.checked}" if self.checked else "")
 
 
 def words(lang: str) -> dict[str, str]:
     """The words citations use in `lang` (English for a language without its own)."""
     return WORDS.get(lang, WORDS["en"])
+
+
+def _disambiguated(works: dict[str, Work]) -> dict[str, Work]:
+    """Works whose citations would read the same (authors and year) get a, b, ... by key."""
+    same: dict[tuple[str, int], list[str]] = {}
+    for key, work in sorted(works.items()):
+        same.setdefault((work.names("en"), work.year), []).append(key)
+    out = dict(works)
+    for keys in same.values():
+        if len(keys) > 1:
+            for letter, key in zip("abcdefghij", keys, strict=False):
+                out[key] = replace(works[key], suffix=letter)
+    return out
 
 
 class Bibliography:
@@ -106,6 +125,8 @@ class Bibliography:
                 problems.append(f"{key} lacks {', '.join(missing)}")
             elif not re.fullmatch(r"https?://\S+", entry["url"]):
                 problems.append(f"{key}: url is not a link: {entry['url']!r}")
+            elif re.search(r"report|repository", entry["venue"]) and not entry.get("checked"):
+                problems.append(f"{key}: a report or repository says what was read (checked:)")
             else:
                 works[key] = Work(
                     key=key,
@@ -118,7 +139,7 @@ class Bibliography:
                 )
         if problems:
             raise ValueError(f"{path}: incomplete entries:\n  " + "\n  ".join(problems))
-        return cls(works, Path(path))
+        return cls(_disambiguated(works), Path(path))
 
     def unknown(self, text: str) -> list[str]:
         """Keys a page cites that the bibliography does not have."""
@@ -128,10 +149,10 @@ class Bibliography:
         """One citation as text: "Vaswani et al. (2017, §3)" or "(Vaswani et al., 2017, §3)"."""
         work, w = self.works[key], words(lang)
         if narrative:
-            inside = str(work.year) + (f"{w['sep']}{locator.strip()}" if locator else "")
+            inside = work.when + (f"{w['sep']}{locator.strip()}" if locator else "")
             space = " " if w["open"] == "(" else ""
             return f"{work.names(lang)}{space}{w['open']}{inside}{w['close']}"
-        label = f"{work.names(lang)}{w['sep']}{work.year}"
+        label = f"{work.names(lang)}{w['sep']}{work.when}"
         return label + (f"{w['sep']}{locator.strip()}" if locator else "")
 
     def render(self, text: str, lang: str, where: str = "a page", links: bool = True) -> str:

@@ -47,13 +47,31 @@ def join_cjk_lines(markdown: str) -> str:
     return "\n".join(out) + ("\n" if markdown.endswith("\n") else "")
 
 
+# Markup at the end of a line that the reader does not see: a link's target and attributes,
+# emphasis. "[附录](a.md)" ends, for the reader, in 录.
+TRAILING_MARKUP = re.compile(r"(?:\]\([^)]*\)(?:\{[^}]*\})?|[*_]+)$")
+
+
 def _joins(previous: str, following: str) -> bool:
     """Whether a break between these two lines must not render as a space."""
     if previous.lstrip().startswith(("#", "|")):  # a heading or a table row ends at its line
         return False
+    previous = TRAILING_MARKUP.sub("", previous)
     if ENDS_IN_PUNCTUATION.search(previous):
         return bool(CONTINUES.match(following))
     if ENDS_IN_IDEOGRAPH.search(previous):
-        return bool(STARTS_CJK.match(following))
+        # A link or emphasis counts by its first word: "见\n[附录](x.md)" joins.
+        return bool(STARTS_CJK.match(following.lstrip("[*_")))
     # Latin text or math, then full-width punctuation: "$m$（8 个头".
     return bool(STARTS_WITH_PUNCTUATION.match(following))
+
+
+PRE = re.compile(r"(<pre[\s>].*?</pre>)", re.S)
+HTML_BREAK = re.compile(rf"(?<=[{IDEOGRAPH}{PUNCTUATION}])\n(?=[{IDEOGRAPH}{PUNCTUATION}])")
+
+
+def join_cjk_html(html: str) -> str:
+    """The same for HTML rendered elsewhere (a notebook's Markdown cells): drop a line break
+    between two Chinese characters or punctuation marks, outside <pre>."""
+    parts = PRE.split(html)
+    return "".join(p if i % 2 else HTML_BREAK.sub("", p) for i, p in enumerate(parts))

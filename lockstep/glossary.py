@@ -25,13 +25,17 @@ from pathlib import Path
 import yaml
 
 from lockstep.fences import line_states
-from lockstep.markup import HEADING, map_prose, prose_spans
+from lockstep.markup import HEADING, NOT_PROSE, prose_spans
 from lockstep.tables import markdown_table
 
+NOT_USED = {"zh": "不用{}。", "en": "Not {}."}  # the variants, each quoted
 TABLE_HEADERS = {
     "zh": ("术语", "English", "定义", "不用的译法与理由"),
     "en": ("Term", "中文", "Definition", "Not used, and why"),
 }
+# Where no definition goes: whatever is not prose, and link texts and citations too (a hover
+# inside a link or a quoted section title would be a link inside a link, or misread).
+NO_HOVER = re.compile(rf"\[@[^\]]*\]|\[[^\]]*\]\([^)]*\)|{NOT_PROSE.pattern}")
 # Lines whose text is an attribute, not prose: admonition and tab titles.
 TITLE_LINE = re.compile(r"^\s*(?:!!!|\?\?\?\+?|===)\s")
 
@@ -121,7 +125,7 @@ class Glossary:
         out = []
         for line, fenced in line_states(text):
             if todo and not fenced and not HEADING.match(line) and not TITLE_LINE.match(line):
-                line = map_prose(line, lambda piece: _mark_first_uses(piece, todo))
+                line = _outside(NO_HOVER, line, lambda piece: _mark_first_uses(piece, todo))
             out.append(line)
         return "\n".join(out) + ("\n" if text.endswith("\n") else "")
 
@@ -130,10 +134,25 @@ class Glossary:
         definition, and the renderings not used, with why."""
         rows = []
         for t in sorted(self.terms.values(), key=lambda t: t.names["en"].lower()):
-            avoided = ", ".join(f"~~{v}~~" for v in t.avoid.get(lang, ()))
-            note = " ".join(x for x in (avoided, t.why.get(lang, "")) if x)
+            avoided = (
+                "、".join(t.avoid.get(lang, ()))
+                if lang == "zh"
+                else ", ".join(t.avoid.get(lang, ()))
+            )
+            note = " ".join(
+                x for x in (avoided and NOT_USED[lang].format(avoided), t.why.get(lang, "")) if x
+            )
             rows.append([t.names[lang], t.names[other], t.define[lang], note])
         return markdown_table(TABLE_HEADERS.get(lang, TABLE_HEADERS["en"]), rows)
+
+
+def _outside(skip: re.Pattern, line: str, change) -> str:
+    """`line` with change() applied to the pieces between matches of `skip`."""
+    out, last = [], 0
+    for m in skip.finditer(line):
+        out += [change(line[last : m.start()]), m[0]]
+        last = m.end()
+    return "".join(out) + change(line[last:])
 
 
 def _mark_first_uses(piece: str, todo: dict[str, tuple[str, tuple[str, ...]]]) -> str:
@@ -150,7 +169,9 @@ def _mark_first_uses(piece: str, todo: dict[str, tuple[str, tuple[str, ...]]]) -
             m = pattern.search(masked) if open_ else None
             if m:
                 del todo[name]
-                marked = f'<abbr title="{html.escape(definition, quote=True)}">{m[0]}</abbr>'
+                # "|" would end a table cell even inside an attribute.
+                title = html.escape(definition, quote=True).replace("|", "&#124;")
+                marked = f'<abbr title="{title}">{m[0]}</abbr>'
                 segments[i : i + 1] = [
                     (text[: m.start()], True),
                     (marked, False),

@@ -156,12 +156,14 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         if self.deck and path in self.card_paths:
             markdown = self._card_markdown(markdown, page, path, lang)
         markdown = self.values.substitute(markdown, lang)
-        if self.glossary:
-            markdown = self.glossary.with_definitions(markdown, lang)
+        # Citations first (in Chinese they become full-width brackets, which line joining
+        # needs to see), hover definitions last (their <abbr> tags would hide the words).
         if self.bibliography:
             markdown = self.bibliography.render(markdown, lang, where=page.file.src_uri)
         if lang in self.site.options.chinese:
             markdown = cjk.join_cjk_lines(markdown)
+        if self.glossary:
+            markdown = self.glossary.with_definitions(markdown, lang)
         return markdown
 
     def _card_markdown(self, markdown: str, page, path: Path, lang: str) -> str:
@@ -182,7 +184,9 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
 
     def on_page_content(self, html: str, page, config: MkDocsConfig, files) -> str:
         if isinstance(page.file, notebooks.NotebookPage):
-            return notebooks.fix_html(html, page, files)
+            html = notebooks.fix_html(html, page, files)
+            if current_language(config) in self.site.options.chinese:
+                html = cjk.join_cjk_html(html)
         return html
 
     def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:

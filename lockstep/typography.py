@@ -20,6 +20,7 @@ RULES = [
     ),
     (re.compile(rf"{HAN}\.(?![A-Za-z0-9_.])"), "a full stop after Chinese is 。"),
     (re.compile(rf"{HAN}[()]|[()]{HAN}"), "half-width bracket next to Chinese: use （ and ）"),
+    (re.compile(r"[，。；：？！、]\**\s+(?=\S)"), "no space after full-width punctuation"),
 ]
 
 

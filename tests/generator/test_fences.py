@@ -1,7 +1,7 @@
 """The one fence scanner: CommonMark's closing rule, nesting by indentation, markers."""
 
 from lockstep import fences
-from lockstep.cjk import join_cjk_lines
+from lockstep.cjk import join_cjk_html, join_cjk_lines
 
 
 def test_a_fence_closes_only_with_its_own_character_at_least_as_long():
@@ -50,6 +50,13 @@ def test_cjk_breaks_at_full_width_punctuation_render_no_space():
     assert join_cjk_lines("附录 B.1，\n“Attention”") == "附录 B.1，“Attention”"
     assert join_cjk_lines("时，\n$J$ 很小") == "时，$J$ 很小"
     assert join_cjk_lines("参数 $m$\n（8 个头）") == "参数 $m$（8 个头）"
+    assert join_cjk_lines("详见\n[附录](a.md)与\n**注意**") == "详见[附录](a.md)与**注意**"
+    assert join_cjk_lines("详见\n[softmax](a.md)") == "详见\n[softmax](a.md)"
+    assert (
+        join_cjk_lines("见[附录](a.md)\n之后，**重点**\n在此") == "见[附录](a.md)之后，**重点**在此"
+    )
+    html = "<p>第一行\n第二行</p><pre>代码\n中文</pre>"
+    assert join_cjk_html(html) == "<p>第一行第二行</p><pre>代码\n中文</pre>"
     # Between a Chinese character and Latin text the break is the space they need anyway.
     assert join_cjk_lines("再使用\nsoftmax") == "再使用\nsoftmax"
     # What starts a block after a colon is not joined into the paragraph.

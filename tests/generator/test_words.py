@@ -103,6 +103,9 @@ def test_an_unknown_key_and_an_incomplete_entry_are_errors(bib, tmp_path):
     broken = {"a2020": {"authors": "A, B", "title": "T", "year": 2020}}
     with pytest.raises(ValueError, match="a2020 lacks venue, url"):
         Bibliography.load(_write(tmp_path, "bad.yml", broken))
+    report = {"r2024": {**WORKS["shazeer2019"], "venue": "technical report", "checked": ""}}
+    with pytest.raises(ValueError, match="what was read"):
+        Bibliography.load(_write(tmp_path, "bad.yml", report))
     with pytest.raises(ValueError, match="not a link"):
         Bibliography.load(
             _write(tmp_path, "bad.yml", {"a2020": {**WORKS["shazeer2019"], "url": "x"}})
@@ -182,7 +185,15 @@ def test_chinese_prose_uses_chinese_punctuation():
         这是"引号"，还有逗号,以及句号.括号(注)也是。
         `"代码"` 与 $f(x)$ 不算；[链接](a.md) 也不算。
         === "标签"
-        英文 (English) 旁边的括号不算，Vaswani et al. 也不算。
+        英文 (English) 旁边的括号不算，Vaswani et al. 也不算。 多一个空格
         """)
     found = [(line, text) for line, text, _ in typography.chinese_problems(page)]
-    assert found == [(4, '"'), (4, '"'), (4, "号,"), (4, "号."), (4, "号("), (4, "注)")]
+    assert found == [(4, '"'), (4, '"'), (4, "号,"), (4, "号."), (4, "号("), (4, "注)"), (7, "。 ")]
+
+
+def test_two_works_of_the_same_authors_and_year_get_letters(tmp_path):
+    works = {**WORKS, "shazeer2019b": {**WORKS["shazeer2019"], "title": "Another"}}
+    bib = Bibliography.load(_write(tmp_path, "refs.yml", works))
+    text = bib.render("[@shazeer2019] and [@shazeer2019b]", "en", links=False)
+    assert text.startswith("(Shazeer, 2019a) and (Shazeer, 2019b)")
+    assert bib.works["vaswani2017"].when == "2017"
