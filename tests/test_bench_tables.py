@@ -81,17 +81,34 @@ def test_what_the_page_says_about_the_tiled_kernel_holds(results):
     assert all(r["tiled_ratio"] < r["square_ratio"] for r in rows if r["N"] >= 4096)
 
 
-def test_gpu_table_shows_useful_and_executed_tflops_or_the_reason(monkeypatch):
-    row = dict(dtype="bfloat16", d=64, causal=True, N=1024, mode="fwd+bwd", status="ok")
-    report_ = {
-        "date": "2026-11-30T00:00:00+00:00",
-        "machine": {"gpu": "a GPU", "torch": "2.11", "triton": "3.6"},
-        "results": [
-            {**row, "provider": "triton", "tflops": 123.45, "executed_tflops": 185.2},
-            {**row, "provider": "sdpa-cudnn", "status": "unsupported: RuntimeError"},
-        ],
-    }
+def _gpu_report(triton: float, sdpa: float, flash: float, N: int = 4096) -> dict:
+    row = dict(dtype="bfloat16", d=64, causal=True, N=N, status="ok")
+    results = []
+    for mode in ("fwd", "fwd+bwd"):
+        results += [
+            {**row, "mode": mode, "provider": "triton", "tflops": triton, "executed_tflops": 1.5},
+            {**row, "mode": mode, "provider": "sdpa", "tflops": sdpa},
+            {**row, "mode": mode, "provider": "sdpa-flash", "tflops": flash},
+            {**row, "mode": mode, "provider": "sdpa-cudnn", "status": "unsupported: RuntimeError."},
+        ]
+    machine = {"gpu": "a GPU", "torch": "2.11", "cuda": "13.0", "triton": "3.6"}
+    return {"date": "2026-11-30T00:00:00+00:00", "machine": machine, "results": results}
+
+
+def test_gpu_table_has_a_row_per_configuration_and_says_what_was_not_timed(monkeypatch):
+    report_ = _gpu_report(triton=123.45, sdpa=200.0, flash=100.0)
     monkeypatch.setattr(bench_tables, "load", lambda name: report_ if name == "gpu" else None)
     table = bench_tables.gpu_table("en")
-    assert "| triton | 123.5 | 185.2 |" in table
-    assert "| sdpa-cudnn | unsupported: RuntimeError |  |" in table
+    assert "| bfloat16 | 64 | ✓ | 4096 | Forward | 123 (2) | 200 | 100 | – | – | 0.62× |" in table
+    assert "not timed: sdpa-cudnn, bfloat16: unsupported: RuntimeError." in table
+    assert "CUDA 13.0" in table and "a GPU" in bench_tables.gpu_table("zh")
+
+
+@pytest.mark.parametrize(("triton", "met"), [(210.0, 1), (150.0, 0)])
+def test_gpu_targets_are_judged_from_the_rows(monkeypatch, triton, met):
+    # forward target 1.0x and forward+backward 0.8x SDPA: 210/200 meets both, 150/200 neither
+    report_ = _gpu_report(triton=triton, sdpa=200.0, flash=100.0)
+    monkeypatch.setattr(bench_tables, "load", lambda name: report_ if name == "gpu" else None)
+    text = bench_tables.gpu_targets("en")
+    assert text.count(f"met in {met} of 1 configurations") == 2
+    assert f"forward {triton / 100:.2f}× to {triton / 100:.2f}×" in text

@@ -1,12 +1,15 @@
-"""Claims on the interview cards long-context, qk-norm and flashattention-memory that their
-own code blocks do not print (the cards' blocks print the cases they show; the soft cap's
-slopes at 1, 2 and 3 caps are asserted in test_variants.py).
+"""Claims on the interview cards long-context, qk-norm, flashattention-memory and soft-capping
+that their own code blocks do not print (the cards' blocks print the cases they show; the soft
+cap's slopes at 1, 2 and 3 caps are asserted in test_variants.py).
 
 - long-context.md, "Key points" and a follow-up: the entropy of independent N(0, sigma^2)
   logits is about ln N - sigma^2/2 only once N >> e^(sigma^2).
 - qk-norm.md, follow-up "Normalise before or after RoPE?": l2 normalisation commutes with a
   rotation, LayerNorm does not.
 - flashattention-memory.md, follow-up "What is D_i": sum_j P_ij dP_ij = sum_t dO_it O_it.
+- soft-capping.md, "Key points" and "Pitfalls": in float32, cap * tanh(x / cap) never
+  reverses the order of two logits, but logits several caps out round to the same value, and
+  every logit beyond about nine caps comes out as exactly the cap.
 """
 
 import math
@@ -59,3 +62,23 @@ def test_d_i_needs_only_do_and_o():
     o = p @ v  # (n, d)
     d_p = d_o @ v.T  # (n, n)
     assert torch.allclose((p * d_p).sum(-1), (d_o * o).sum(-1))
+
+
+def _soft_cap(x: torch.Tensor, cap: float) -> torch.Tensor:
+    return cap * torch.tanh(x / cap)  # as on the card
+
+
+def test_float32_soft_cap_keeps_the_order_but_ties_logits_several_caps_out():
+    for cap in (50.0, 30.0):  # Gemma 2's caps
+        x = torch.linspace(0.0, 12 * cap, 2_000_001, dtype=torch.float32)
+        y = _soft_cap(x, cap)
+        steps = y[1:] - y[:-1]
+        assert (steps >= 0).all(), "an order reversed"
+        assert (steps == 0).any(), "no ties"
+        whole = torch.arange(0, 12 * cap, dtype=torch.float32)  # integer logits
+        whole_steps = _soft_cap(whole, cap).diff()
+        first_tie = whole[1:][whole_steps == 0][0].item()
+        assert 5 * cap < first_tie < 9 * cap  # two different integer logits, one value
+        pinned = x[y == cap]  # logits that come out as exactly the cap
+        assert 9.0 * cap < pinned.min().item() < 9.1 * cap
+        assert (y[x >= pinned.min()] == cap).all()

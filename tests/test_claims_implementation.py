@@ -3,7 +3,8 @@
 Implementation: the naive softmax fails by underflow too, and agrees with the stable one only
 where every exponential is a normal number; the stable terms lie in [0, 1]; the exact overflow
 boundary sits above ln(max) but below the next value of the type; a float16 running sum stalls;
-the scale placements of the table differ by less than one eps; SDPA's CPU backend choice.
+the worst-case errors of the scale placements in a row of the table lie within one eps, while
+single scores of two placements can lie further apart in float32; SDPA's CPU backend choice.
 (The soft cap's order of agreement is in test_variants.py, folding a constant into W_Q in
 test_folding.py.)
 """
@@ -16,7 +17,7 @@ import torch
 from attention_site import derivation_tables
 from snippets import overflow
 from snippets.kernels.reference import naive_softmax, stable_softmax
-from snippets.scale_placement import PLACEMENTS, placement_errors
+from snippets.scale_placement import PLACEMENTS, placement_errors, scaled_scores
 
 FLOATS = (torch.float32, torch.float64)
 
@@ -86,10 +87,23 @@ def test_a_float16_running_sum_of_ones_stalls_at_2048():
 
 
 @pytest.mark.parametrize("dtype", derivation_tables.PLACEMENT_DTYPES, ids=str)
-def test_scale_placements_in_a_row_of_the_table_differ_by_less_than_one_eps(dtype):
+def test_worst_case_errors_of_the_placements_in_a_row_of_the_table_lie_within_one_eps(dtype):
     errors = placement_errors(dtype)  # the table's inputs (its default seed)
     assert set(errors) == set(PLACEMENTS)
     assert max(errors.values()) - min(errors.values()) < 1
+
+
+def test_in_float32_single_scores_of_two_placements_lie_more_than_one_eps_apart():
+    dtype, d_k, n = torch.float32, 128, 64  # the table's inputs (placement_errors' defaults)
+    gen = torch.Generator().manual_seed(0)
+    q = torch.randn(n, d_k, generator=gen).to(dtype)
+    k = torch.randn(n, d_k, generator=gen).to(dtype)
+    scale = 1 / math.sqrt(d_k)
+    exact = (q.double() @ k.double().T) * scale
+    unit = exact.abs().max() * torch.finfo(dtype).eps  # the table's unit
+    S = {w: scaled_scores(q, k, scale, w).double() for w in PLACEMENTS}
+    apart = max(((S[a] - S[b]).abs().max() / unit).item() for a in S for b in S)
+    assert apart > 1
 
 
 def test_sdpa_on_the_cpu_picks_the_fused_kernel_unless_the_value_dim_differs():

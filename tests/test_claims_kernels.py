@@ -64,19 +64,16 @@ def test_the_tiled_kernel_memory_grows_far_more_slowly_than_the_reference(rows):
     assert pairs >= 2
 
 
-def test_only_the_float32_kernels_spill_registers():
-    # triton.md: "Only the float32 kernels spill registers (the column of spills)".
-    data = report.load("compile")
-    assert data is not None, "bench/results/compile.json must be committed"
-    spills: dict[tuple[str, str], int] = {}
-    for r in data["results"]:
-        key = (r["target"], r["dtype"])
-        spills[key] = max(spills.get(key, 0), r["spill_bytes"])
-    for (target, dtype), spill in spills.items():
-        if dtype == "float32":
-            assert spill > 0, f"{target} float32 no longer spills: update triton.md"
-        else:
-            assert spill == 0, (target, dtype, spill)
+def test_the_float32_kernels_spill_registers_on_every_target():
+    # triton.md: "The float32 kernels, whose products are tf32x3, spill too." (Which 16-bit
+    # kernels spill is generated from the same tables, and tests/kernels/test_compile.py
+    # accepts those only where the GPU timed them fastest.)
+    for name in ("compile", "compile-triton-3.6"):
+        data = report.load(name)
+        assert data is not None, f"bench/results/{name}.json must be committed"
+        for target in data["targets"]:
+            rows = [r for r in data["results"] if r["target"] == target]
+            assert any(r["dtype"] == "float32" and r["spill_bytes"] for r in rows), (name, target)
 
 
 @pytest.mark.parametrize("causal", [False, True])

@@ -13,14 +13,16 @@ LABELS = {
         "reference": "参考实现",
         "tiled": "分块（默认调用）",
         "sdpa": "SDPA = 1",
-        "heads": "头",
+        "head": "{h} 个头",
+        "heads": "{h} 个头",
     },
     "en": {
         "y": "time relative to SDPA (log scale)",
         "reference": "reference",
         "tiled": "tiled (default call)",
         "sdpa": "SDPA = 1",
-        "heads": "heads",
+        "head": "{h} head",
+        "heads": "{h} heads",
     },
 }
 
@@ -44,7 +46,8 @@ def draw(lang: str) -> Figure:
     ax.axhline(1.0, color="gray", linestyle=":", label=labels["sdpa"])
     ax.set_yscale("log", base=2)
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}×"))
-    ax.set_xticks(x, [f"N={r['N']}\n{r['heads']} {labels['heads']}" for r in rows])
+    heads = [labels["head" if r["heads"] == 1 else "heads"].format(h=r["heads"]) for r in rows]
+    ax.set_xticks(x, [f"N={r['N']}\n{h}" for r, h in zip(rows, heads, strict=True)])
     ax.set_ylabel(labels["y"])
     ax.set_ylim(top=max(r["reference_ratio"] for r in rows) * 2)  # head room for the legend
     ax.legend(loc="upper left", ncols=3)

@@ -15,6 +15,7 @@ LABELS = {
         "x": "训练步数",
         "y": "留出集准确率",
         "lr": "学习率",
+        "sep": "，",
     },
     "en": {
         "sqrt": "divide by √dₖ",
@@ -23,6 +24,7 @@ LABELS = {
         "x": "training step",
         "y": "held-out accuracy",
         "lr": "learning rate",
+        "sep": ", ",
     },
 }
 
@@ -55,7 +57,7 @@ def draw(lang: str) -> Figure:
         for color, (lr, curve) in zip(colors, by_lr.items(), strict=True):
             ax.plot(curve["step"], curve["accuracy"], color=color, linewidth=1.5, label=f"{lr:g}")
         ax.axhline(training.THRESHOLD, color="0.6", linewidth=0.8, linestyle=":")
-        ax.set_title(f"{labels[scale]}, dₖ = {d_k}", fontsize=10)
+        ax.set_title(f"{labels[scale]}{labels['sep']}dₖ = {d_k}", fontsize=10)
         ax.set_ylim(0, 1.02)
     for ax in axes[-1]:
         ax.set_xlabel(labels["x"])

@@ -9,18 +9,18 @@ the sum so far is rescaled:
 
 The first block must hold a finite entry: while m is -inf, exp(m_old - m_new) is NaN.
 
-The attention forward applies this per query row to tiles of S = Q K^T * scale, so only
-block_q x block_k tiles exist at any time, never the (N_q, N_k) matrix. It saves
-lse = m_i + log(l_i) per row; the backward recomputes each tile P = exp(S - lse) from it
-(Dao 2023, FlashAttention-2, Algorithms 1 and 2): D_i = rowsum(dO * O), dV += P^T dO,
-dP = dO V^T, dS = P * (dP - D), dQ += dS K * scale, dK += dS^T Q * scale.
+The attention forward applies this per query row to tiles of the logits scale * Q K^T, so
+only block_q x block_k tiles exist at any time, never the (N_q, N_k) matrix. It saves one
+log-sum-exp per row; the backward recomputes each tile of P from it (FlashAttention-2, Dao,
+ICLR 2024, Algorithms 1 and 2): D_i = rowsum(dO * O), dV += P^T dO, dP = dO V^T,
+dS = P * (dP - D) (the gradient of the logits), dQ += dS K * scale, dK += dS^T Q * scale.
 
 Like the Triton kernel, the tiles call exp2: exp(scale * x) = exp2(c * x) with c = scale *
 log2(e). On the CPU of bench/results/cpu.json, torch.exp2 is the faster call (exp_over_exp2
 in bench/cpu.py measures it). The scores S = Q K^T are kept unscaled, m_i and lse in the
-same units, and c multiplies only the differences S - m, which are small: scaling the scores
-first would round numbers as large as the logits before m is subtracted (see the kernel
-pages).
+same units (P = exp2((S - m) * c), lse = m_i + log2(l_i) / c), and c multiplies only the
+differences S - m, which are small: scaling the scores first would round numbers as large as
+the logits before m is subtracted (see the kernel pages).
 
 Causal (query i sees keys j <= i, top-left aligned as in SDPA): tiles entirely above the
 diagonal are skipped, tiles entirely below it run unmasked, only diagonal tiles are masked.
@@ -30,8 +30,8 @@ Tiles are computed in float32 (float64 for float64 inputs); lse is returned in t
 # ruff: noqa: E741  (names mirror the math: O, l)
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import torch
 
@@ -97,12 +97,17 @@ def tile_schedule(
 
 
 def l2_cache_bytes() -> int:
-    """The L2 cache of one core (1 MiB where the OS does not say)."""
-    try:
-        size = os.sysconf("SC_LEVEL2_CACHE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        size = 0
-    return size if size > 0 else 2**20
+    """The L2 cache of one core, as Linux reports it (1 MiB where the OS does not say)."""
+    # os.sysconf has no cache sizes on most builds; Linux lists each cache level in sysfs.
+    for index in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*"):
+        try:
+            if (index / "level").read_text().strip() == "2":
+                size = (index / "size").read_text().strip()  # e.g. "1024K"
+                unit = {"K": 2**10, "M": 2**20}.get(size[-1], 1)
+                return int(size.rstrip("KM")) * unit
+        except (OSError, ValueError):
+            break
+    return 2**20
 
 
 def default_blocks(
@@ -245,7 +250,7 @@ def attention(
     block_k: int | None = None,
     return_lse: bool = False,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
-    """Tiled FlashAttention-2 forward (and backward) in PyTorch; same result as softmax(QK^T)V.
+    """Tiled FlashAttention-2 forward (and backward) in PyTorch: softmax(q k^T * scale) v.
 
     Without block sizes the tiles follow default_blocks (cache-sized)."""
     scale = check_attention_inputs(q, k, v, causal=causal, scale=scale)

@@ -11,19 +11,18 @@
 # %% [markdown]
 # # 实验笔记：q·k 的分布
 #
-# 页面[点积为什么随 d_k 增大](../why-dot-product-grows.md)背后的实验，
-# 用的是同一个抽样函数 `snippets/variance.py`。站点每次构建都会执行这个笔记本；
-# 任何一个单元格出错，构建就失败。
+# 页面[点积为什么随 d_k 增大](../why-dot-product-grows.md)背后的实验，用的是同一个抽样函数
+# `snippets/variance.py`。站点每次构建都会执行这个笔记本；任何一个单元格出错，构建就失败。
 #
-# [下载本笔记本（qk_distribution.py）](qk_distribution.py)：jupytext 的 percent 格式文件，
-# 可以直接当脚本运行，也可以在装了 jupytext 的 Jupyter 里打开。
+# [下载本笔记本（qk_distribution.py）](qk_distribution.py)：jupytext 的 percent
+# 格式文件，可以直接当脚本运行，也可以在装了 jupytext 的 Jupyter 里打开。
 
 # %% [markdown]
 # ## 均值与离散程度
 #
 # 若 $q$、$k$ 的各分量相互独立且服从 $\mathcal{N}(0, 1)$，则 $q\cdot k=\sum_{i=1}^{d_k} q_i k_i$
-# 满足 $\mathbb{E}[q\cdot k]=0$、$\operatorname{Var}(q\cdot k)=d_k$；
-# 因此除以 $\sqrt{d_k}$ 之后，对每个 $d_k$ 标准差都应为 $1$。
+# 满足 $\mathbb{E}[q\cdot k]=0$、$\operatorname{Var}(q\cdot k)=d_k$；因此除以 $\sqrt{d_k}$
+# 之后，对每个 $d_k$ 标准差都应为 $1$。
 
 # %%
 # %matplotlib inline
@@ -49,8 +48,8 @@ for d_k, s in samples.items():
 #
 # 方差论证不涉及分布的形状。每一项 $q_i k_i$ 的四阶矩是
 # $\mathbb{E}[q_i^4]\,\mathbb{E}[k_i^4] = 3\cdot 3$、方差是 $1$，所以它的超额峰度是
-# $9 - 3 = 6$；$d_k$ 个独立项之和的超额峰度是 $6/d_k$。正态分布的超额峰度为 $0$。
-# 用 $n$ 个样本实测的超额峰度，标准误约为 $\sqrt{24/n}$（重尾时更大）。
+# $9 - 3 = 6$；$d_k$ 个独立项之和的超额峰度是 $6/d_k$。正态分布的超额峰度为 $0$。用 $n$
+# 个样本实测的超额峰度，标准误约为 $\sqrt{24/n}$（重尾时更大）。
 
 # %%
 n = variance.N_SAMPLES
@@ -64,8 +63,10 @@ for d_k, s in samples.items():
 # ## 除以 √d_k 之后的直方图
 #
 # 横轴：$q\cdot k/\sqrt{d_k}$；纵轴：概率密度。虚线是标准正态分布的密度。
-# 几个直方图的离散程度一致：尺度不再依赖 $d_k$。形状仍略有差别：$d_k = 16$ 时，
-# 直方图比正态密度稍尖（超额峰度为 $6/d_k$，见上面的输出），随着 $d_k$ 增大才逐渐贴近正态密度。
+#
+# 几个直方图的离散程度一致：尺度不再依赖 $d_k$。形状仍略有差别：$d_k = 16$
+# 时，直方图比正态密度稍尖（超额峰度为 $6/d_k$，见上面的输出），随着 $d_k$
+# 增大才逐渐贴近正态密度。
 
 # %%
 bins = np.linspace(-4, 4, 81)
