@@ -52,7 +52,10 @@ GPU_HEADERS = {
         "N",
         "模式",
         "Triton（执行）",
-        *GPU_PROVIDERS[1:],
+        "SDPA",
+        "flash",
+        "efficient",
+        "cuDNN",
         "Triton / SDPA",
     ),
     "en": (
@@ -61,16 +64,26 @@ GPU_HEADERS = {
         "causal",
         "N",
         "mode",
-        "Triton (executed)",
-        *GPU_PROVIDERS[1:],
+        "Triton (exec.)",
+        "SDPA",
+        "flash",
+        "efficient",
+        "cuDNN",
         "Triton / SDPA",
     ),
 }
+SHORT_DTYPE = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
+SHORT_MODE = {
+    "zh": {"fwd": "前向", "fwd+bwd": "前向+反向"},
+    "en": {"fwd": "fwd", "fwd+bwd": "fwd+bwd"},
+}
 GPU_MEASURED = {
     "zh": "测量于 {date}，{gpu}，PyTorch {torch}，CUDA {cuda}，Triton {triton}。"
-    "单位为有用 TFLOP/s；括号内是 Triton 内核实际执行的 TFLOP/s。",
+    "单位为有用 TFLOP/s；括号内是 Triton 内核实际执行的 TFLOP/s。SDPA 是默认调用，"
+    "flash、efficient、cuDNN 是强制指定该后端的 SDPA。",
     "en": "Measured on {date}, {gpu}, PyTorch {torch}, CUDA {cuda}, Triton {triton}. "
-    "Cells are useful TFLOP/s; in brackets, what the Triton kernel executes.",
+    "Cells are useful TFLOP/s; in brackets, what the Triton kernel executes. SDPA is the "
+    "default call; flash, efficient and cuDNN are SDPA with that backend forced.",
 }
 NOT_TIMED = {"zh": "– 未计时：{}。", "en": "– not timed: {}."}
 FLASH_LINE = {
@@ -180,11 +193,11 @@ def gpu_table(lang: str) -> str:
         return NO_GPU[lang]
     cells = [
         (
-            r["dtype"],
+            SHORT_DTYPE[r["dtype"]],
             r["d"],
             "✓" if r["causal"] else "",
             r["N"],
-            MODE_NAMES[lang][r["mode"]],
+            SHORT_MODE[lang][r["mode"]],
             f"{_tflops(r['triton'])} ({_tflops(r['executed'])})",
             *(_tflops(r.get(p)) for p in GPU_PROVIDERS[1:]),
             "–" if r["ratio"] is None else f"{r['ratio']:.2f}×",

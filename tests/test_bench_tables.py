@@ -99,7 +99,7 @@ def test_gpu_table_has_a_row_per_configuration_and_says_what_was_not_timed(monke
     report_ = _gpu_report(triton=123.45, sdpa=200.0, flash=100.0)
     monkeypatch.setattr(bench_tables, "load", lambda name: report_ if name == "gpu" else None)
     table = bench_tables.gpu_table("en")
-    assert "| bfloat16 | 64 | ✓ | 4096 | Forward | 123 (2) | 200 | 100 | – | – | 0.62× |" in table
+    assert "| bf16 | 64 | ✓ | 4096 | fwd | 123 (2) | 200 | 100 | – | – | 0.62× |" in table
     assert "not timed: sdpa-cudnn, bfloat16: unsupported: RuntimeError." in table
     assert "CUDA 13.0" in table and "a GPU" in bench_tables.gpu_table("zh")
 
