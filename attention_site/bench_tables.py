@@ -1,5 +1,6 @@
 """Tables and verdicts for the benchmarks page, from the committed results in bench/results/."""
 
+import math
 from collections.abc import Callable
 
 from bench.cpu import MEMORY_TARGET, MEMORY_TARGET_N, TIME_TARGET, TIME_TARGET_MIN_N
@@ -86,6 +87,7 @@ GPU_MEASURED = {
     "default call; flash, efficient and cuDNN are SDPA with that backend forced.",
 }
 NOT_TIMED = {"zh": "– 未计时：{}。", "en": "– not timed: {}."}
+ITEM_SEPARATOR = {"zh": "；", "en": "; "}
 FLASH_LINE = {
     "zh": "- 对比 SDPA 的 flash 后端：前向 {f_lo:.2f}× 到 {f_hi:.2f}×，"
     "前向+反向 {b_lo:.2f}× 到 {b_hi:.2f}×。",
@@ -204,7 +206,9 @@ def gpu_table(lang: str) -> str:
         )
         for r in gpu_rows(results)
     ]
-    untimed = "; ".join(f"{p}, {dt}: {why.rstrip('.')}" for p, dt, why in gpu_untimed(results))
+    untimed = ITEM_SEPARATOR[lang].join(
+        f"{p}, {dt}: {why.rstrip('.')}" for p, dt, why in gpu_untimed(results)
+    )
     parts = [
         GPU_MEASURED[lang].format(date=results["date"][:10], **results["machine"]),
         markdown_table(GPU_HEADERS[lang], cells, align="lrcrlrrrrrr"),
@@ -250,6 +254,33 @@ def gpu_targets(lang: str) -> str:
         )
     )
     return "\n".join(lines)
+
+
+TILES_VERDICT = {
+    "zh": "在每个 d 与 N 下，没有哪组候选比默认的块快出 {best}% 以上；"
+    "同一组块的两次计时最多相差 {spread}%。",
+    "en": "At no d and N was a candidate more than {best}% faster than the default tiles; the "
+    "same tiles timed twice differ by up to {spread}%.",
+}
+
+
+def tiles_verdict(lang: str) -> str:
+    """How much faster the best candidate was than the default, and the run-to-run spread."""
+    results = load("tiles")
+    if results is None:
+        return NO_GPU[lang]
+    best = spread = 0.0
+    rows = [r for r in results["results"] if "status" not in r]
+    for default in (r for r in rows if r["default"]):
+        same = [r for r in rows if (r["d"], r["N"]) == (default["d"], default["N"])]
+        for mode in ("fwd", "fwd+bwd"):
+            mine = default[mode]["tflops"]
+            for r in same:
+                best = max(best, r[mode]["tflops"] / mine - 1)
+                if r is not default and r["config"] == default["config"]:
+                    spread = max(spread, abs(r[mode]["tflops"] / mine - 1))
+    # Rounded up: "no more than 7 %" must hold for the unrounded 6.3 %.
+    return TILES_VERDICT[lang].format(best=math.ceil(100 * best), spread=math.ceil(100 * spread))
 
 
 def tiles_table(lang: str) -> str:
@@ -319,4 +350,5 @@ VALUES: dict[str, Callable[[str], str]] = {
     "bench_gpu_table": gpu_table,
     "bench_gpu_targets": gpu_targets,
     "bench_tiles_table": tiles_table,
+    "bench_tiles_verdict": tiles_verdict,
 }

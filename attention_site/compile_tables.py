@@ -31,10 +31,11 @@ HEADERS = {
 }
 COMPILED = {
     "zh": "每个 Triton 版本编译 {n} 个内核（{date}，没有 GPU），每个目标用它那一档共享内存下"
-    "包装层会选的块。溢出按字节计，共享内存按 KiB 计；“张量核心”指每个做矩阵乘法的内核都编译成了"
-    "张量核心指令（sm_90 上为 HGMMA，其余为 HMMA）。",
+    "包装层会选的块。溢出是 ptxas 报告的每线程溢出存储与读取的字节数之和，共享内存按 KiB 计；"
+    "“张量核心”指每个做矩阵乘法的内核都编译成了张量核心指令（sm_90 上为 HGMMA，其余为 HMMA）。",
     "en": "{n} kernels compiled per Triton release ({date}, without a GPU), each target with the "
-    "tiles the wrapper picks for its tier of shared memory. Spill in bytes, shared memory in KiB; "
+    "tiles the wrapper picks for its tier of shared memory. Spill: bytes of spill stores plus "
+    "loads per thread (ptxas); shared memory in KiB; "
     "“tensor cores”: every kernel that multiplies matrices compiled to tensor-core instructions "
     "(HGMMA on sm_90, HMMA on the others).",
 }
@@ -73,12 +74,13 @@ def compile_summary(lang: str) -> str:
 
 
 SPILLS_16 = {
-    "zh": "16 位下溢出寄存器的只有 {where}：每线程最多 {worst}。",
-    "en": "In 16 bits, only {where} spill registers: at most {worst} per thread.",
+    "zh": "16 位下溢出寄存器的只有 {where}：ptxas 报告的每线程溢出存取（存加取）最多 {worst}。",
+    "en": "In 16 bits, only {where} spill registers: at most {worst} of spill stores plus "
+    "loads per thread, as ptxas reports them.",
 }
 NO_SPILLS_16 = {"zh": "16 位下没有内核溢出寄存器。", "en": "No 16-bit kernel spills registers."}
 AT = {"zh": "{target} 上 d = {d} 的内核", "en": "the kernels for {target} at d = {d}"}
-BYTES_WITH = {"zh": "Triton {v} 下 {b} 字节", "en": "{b} bytes with Triton {v}"}
+BYTES_WITH = {"zh": "{b} 字节（Triton {v}）", "en": "{b} bytes with Triton {v}"}
 AND = {"zh": "、", "en": " and "}
 
 

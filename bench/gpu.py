@@ -1,4 +1,4 @@
-"""GPU benchmark: the Triton kernel vs PyTorch SDPA's backends, in TFLOP/s (< 5 minutes).
+"""GPU benchmark: the Triton kernel vs PyTorch SDPA's backends, in TFLOP/s (a few minutes).
 
     python3 -m bench.gpu            # full sweep on the first CUDA device -> bench/results/gpu.json
     python3 -m bench.gpu --quick    # N in {1024, 4096}, d = 64
@@ -47,7 +47,7 @@ MODES = ("fwd", "fwd+bwd")
 # call users make, torch's own choice of backend): forward, and forward+backward.
 TARGET_MIN_N = 4096
 TARGETS = {"fwd": 1.0, "fwd+bwd": 0.8}
-BUDGET_S = 270  # stop starting configurations after this: the whole run stays under 5 minutes
+BUDGET_S = 270  # start no configuration after this many seconds of measuring
 # Largest relative-norm error against the float32 math backend, per input dtype.
 TOLERANCE = {"float16": 5e-3, "bfloat16": 3e-2, "float32": 1e-4}
 # Matmuls of size N_q x N_k x d per call: what the math needs, and what the Triton kernel runs.

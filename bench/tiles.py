@@ -1,12 +1,12 @@
-"""Tile sweep on a GPU: the Triton kernel's default tiles against candidates (< 3 minutes).
+"""Tile sweep on a GPU: the Triton kernel's default tiles against candidates (a few minutes).
 
     python3 -m bench.tiles   # bf16, d in {64, 128}, N in {4096, 16384} -> bench/results/tiles.json
 
-What `config()` returns is chosen from the compile table (no register spills in 16-bit on
-triton 3.9 and 3.6); this measures what that choice costs against larger tiles that spill on
-one release, or smaller ones. Same shapes as bench.gpu (B * N = 16k tokens, H * d = 2048),
-non-causal, median of CUDA-event timings. Each candidate is checked against the default's
-output first (relative norm < 1e-2) and reported with the reason when it fails to launch.
+Times the Hopper tiles `config()` returns against candidates (larger tiles, which spill at
+d = 128, smaller ones, and the default again, to show the run-to-run spread), in bf16 with the
+same shapes as bench.gpu (B * N = 16k tokens, H * d = 2048), non-causal, median of CUDA-event
+timings. Each candidate is checked against the default's output first (relative norm < 1e-2)
+and reported with the reason when it fails to launch.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ BUDGET_S = 150
 
 
 def candidates() -> list:
-    """Tiles to time beside the default: larger ones that spill on one release, smaller ones."""
+    """Tiles to time beside the default: larger ones (they spill at d = 128), smaller ones, and
+    the default itself again."""
     from snippets.kernels.triton_attention import Config
 
     return [

@@ -28,7 +28,8 @@ from lockstep.fences import line_states
 from lockstep.markup import HEADING, NOT_PROSE, prose_spans
 from lockstep.tables import markdown_table
 
-NOT_USED = {"zh": "不用{}。", "en": "Not {}."}  # the variants, each quoted
+NOT_USED = {"zh": "不用{}。", "en": "Not {}."}
+QUOTE = {"zh": "“{}”", "en": "“{}”"}
 TABLE_HEADERS = {
     "zh": ("术语", "English", "定义", "不用的译法与理由"),
     "en": ("Term", "中文", "Definition", "Not used, and why"),
@@ -134,14 +135,11 @@ class Glossary:
         definition, and the renderings not used, with why."""
         rows = []
         for t in sorted(self.terms.values(), key=lambda t: t.names["en"].lower()):
-            avoided = (
-                "、".join(t.avoid.get(lang, ()))
-                if lang == "zh"
-                else ", ".join(t.avoid.get(lang, ()))
-            )
-            note = " ".join(
-                x for x in (avoided and NOT_USED[lang].format(avoided), t.why.get(lang, "")) if x
-            )
+            # Quoted: an avoided form may differ from the term by a space only.
+            quoted = [QUOTE[lang].format(v) for v in t.avoid.get(lang, ())]
+            avoided = ("、" if lang == "zh" else ", ").join(quoted)
+            parts = (avoided and NOT_USED[lang].format(avoided), t.why.get(lang, ""))
+            note = ("" if lang == "zh" else " ").join(x for x in parts if x)
             rows.append([t.names[lang], t.names[other], t.define[lang], note])
         return markdown_table(TABLE_HEADERS.get(lang, TABLE_HEADERS["en"]), rows)
 

@@ -2,17 +2,20 @@
 that their own code blocks do not print (the cards' blocks print the cases they show; the soft
 cap's slopes at 1, 2 and 3 caps are asserted in test_variants.py).
 
-- long-context.md, "Key points" and a follow-up: the entropy of independent N(0, sigma^2)
-  logits is about ln N - sigma^2/2 only once N >> e^(sigma^2).
+- long-context.md, "Key points", a follow-up and "Pitfalls": the entropy of independent
+  N(0, sigma^2) logits is about ln N - sigma^2/2 only once N >> e^(sigma^2).
 - qk-norm.md, follow-up "Normalise before or after RoPE?": l2 normalisation commutes with a
   rotation, LayerNorm does not.
 - flashattention-memory.md, follow-up "What is D_i": sum_j P_ij dP_ij = sum_t dO_it O_it.
-- soft-capping.md, "Key points" and "Pitfalls": in float32, cap * tanh(x / cap) never
-  reverses the order of two logits, but logits several caps out round to the same value, and
-  every logit beyond about nine caps comes out as exactly the cap.
+- soft-capping.md, "Key points" and "Pitfalls", for Gemma 2's caps 50 and 30: in float32,
+  cap * tanh(x / cap) reverses the order of no two float32 logits in [cap, 12 cap] or in
+  [-12 cap, -cap] (every bit pattern there is walked); adjacent float32 values already tie in
+  [1, 2]; on a grid of step 0.01 the first tie lies between 4 and 5 caps out, on the integers
+  between 6.5 and 7.5 caps out; and every logit beyond about 9 caps comes out as exactly the cap.
 """
 
 import math
+import struct
 
 import torch
 import torch.nn.functional as F
@@ -68,17 +71,53 @@ def _soft_cap(x: torch.Tensor, cap: float) -> torch.Tensor:
     return cap * torch.tanh(x / cap)  # as on the card
 
 
-def test_float32_soft_cap_keeps_the_order_but_ties_logits_several_caps_out():
+def _bits(v: float) -> int:
+    """The float32 bit pattern of v as an int32 (for v >= 0 the patterns increase with v)."""
+    return struct.unpack("<i", struct.pack("<f", v))[0]
+
+
+def _every_float32(lo: float, hi: float, chunk: int = 1 << 22):
+    """Every float32 in [lo, hi] (0 <= lo <= hi), ascending, in chunks that overlap by one
+    value so that the differences across chunk borders are seen too."""
+    first, last = _bits(lo), _bits(hi)
+    for start in range(first, last + 1, chunk):
+        stop = min(start + chunk + 1, last + 1)
+        yield torch.arange(start, stop, dtype=torch.int32).view(torch.float32)
+
+
+def _first_tie(x: torch.Tensor, cap: float) -> float:
+    """The smaller of the first two neighbours of the grid x that come out equal."""
+    tied = (_soft_cap(x, cap).diff() == 0).nonzero()
+    return x[tied[0, 0]].item()
+
+
+def test_float32_soft_cap_keeps_the_order_and_ties_logits_as_the_card_says():
     for cap in (50.0, 30.0):  # Gemma 2's caps
-        x = torch.linspace(0.0, 12 * cap, 2_000_001, dtype=torch.float32)
-        y = _soft_cap(x, cap)
-        steps = y[1:] - y[:-1]
-        assert (steps >= 0).all(), "an order reversed"
-        assert (steps == 0).any(), "no ties"
-        whole = torch.arange(0, 12 * cap, dtype=torch.float32)  # integer logits
-        whole_steps = _soft_cap(whole, cap).diff()
-        first_tie = whole[1:][whole_steps == 0][0].item()
-        assert 5 * cap < first_tie < 9 * cap  # two different integer logits, one value
-        pinned = x[y == cap]  # logits that come out as exactly the cap
-        assert 9.0 * cap < pinned.min().item() < 9.1 * cap
-        assert (y[x >= pinned.min()] == cap).all()
+        pinned = {1: None, -1: None}  # the first float32 that comes out as exactly +-cap
+        for x in _every_float32(cap, 12 * cap):
+            for sign in (1, -1):
+                y = _soft_cap(sign * x, cap)
+                assert (sign * y.diff() >= 0).all(), f"an order reversed, cap {cap}, sign {sign}"
+                at_cap = y == sign * cap
+                if pinned[sign] is None and at_cap.any():
+                    pinned[sign] = x[at_cap.nonzero()[0, 0]].item()
+                    assert at_cap[at_cap.nonzero()[0, 0] :].all()
+                elif pinned[sign] is not None:
+                    assert at_cap.all(), "a logit beyond the first pinned one is not the cap"
+        for sign in (1, -1):
+            assert 9.0 * cap < pinned[sign] < 9.1 * cap
+        far = torch.tensor([1e3 * cap, 1e30, float("inf")], dtype=torch.float32)  # past 12 caps
+        assert (_soft_cap(far, cap) == cap).all() and (_soft_cap(-far, cap) == -cap).all()
+
+        # adjacent float32 values already tie between 1 and 2, without reversing either
+        (x,) = _every_float32(1.0, 2.0, chunk=1 << 24)
+        steps = _soft_cap(x, cap).diff()
+        assert (steps >= 0).all() and (steps == 0).any()
+
+        hundredths = torch.arange(0, 1200 * cap + 1, dtype=torch.float64) / 100
+        whole = torch.arange(0, 12 * cap + 1, dtype=torch.float64)
+        for sign in (1, -1):
+            grid = (sign * hundredths).to(torch.float32)  # step 0.01
+            assert 4 * cap < abs(_first_tie(grid, cap)) < 5 * cap
+            grid = (sign * whole).to(torch.float32)  # step 1
+            assert 6.5 * cap < abs(_first_tie(grid, cap)) < 7.5 * cap

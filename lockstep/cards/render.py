@@ -68,10 +68,9 @@ def relations_table(deck: Deck, lang: str) -> str:
     cards, w = {c.id: c for c in deck.cards(lang)}, words(deck, lang)
 
     def links(ids: list[str]) -> str:
-        return (
-            w["list_separator"].join(f"[{cards[i].title}]({i}.md)" for i in ids if i in cards)
-            or NONE
-        )
+        # One title per line: titles end in "?" and some hold two questions, so a separator
+        # between them ("?, ", "？、") reads badly.
+        return "<br>".join(f"[{cards[i].title}]({i}.md)" for i in ids if i in cards) or NONE
 
     rows = [
         (f"[{cards[cid].title}]({cid}.md)", links(to), links(frm))

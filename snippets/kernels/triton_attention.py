@@ -19,8 +19,8 @@ instruction (PTX ex2). The scores S = Q K^T stay unscaled, the running max m_i a
 log-sum-exp in the same units, and c multiplies only the differences S - m_i, which are small.
 Scaling the scores first (tutorial 06 multiplies them by scale * log2 e) rounds numbers as
 large as the logits before m_i is subtracted: the row maximum always, each score unless the
-compiler fuses the multiply and the subtraction into one FMA. That costs accuracy when logits
-are large.
+compiler fuses the multiply and the subtraction into one FMA (not on diagonal tiles, where the
+mask is added in between). That costs accuracy when logits are large.
 
 float32 inputs use "tf32x3" dots on a GPU: three TensorFloat-32 tensor-core products whose
 sum recovers about float32 accuracy (plain tf32 keeps 10 of float32's 23 mantissa bits,
@@ -322,7 +322,8 @@ class Config:
 
 KiB = 1024
 # Shared memory a block may use: Hopper (H100, H200), A100, and the 99 KiB of consumer and
-# inference Ampere/Ada parts (RTX 30/40, A10, L4, L40S). A device gets the largest tier it has.
+# inference Ampere/Ada parts (sm_86: RTX 30, A10; sm_89: RTX 40, L4, L40S). A device gets the
+# largest tier it has.
 SMEM_TIERS = (227 * KiB, 163 * KiB, 99 * KiB)
 
 
@@ -330,14 +331,15 @@ def config(d: int, dtype: torch.dtype, smem: int) -> Config:
     """Tiles for head size d and dtype on a device with `smem` bytes of shared memory per
     block. bench.compile compiles every choice for every tier (sm_90, sm_80, sm_89) and the
     tests check its table: shared memory within the tier, and no register spills in 16-bit
-    except where bench.tiles timed the spilling tiles fastest."""
+    except for tiles that no candidate timed by bench.tiles beat beyond the run-to-run spread."""
     if INTERPRET:  # cost ~ programs x steps: big tiles
         return Config(128, 64, 64, 128, 128, 64)
     if dtype == torch.float32:  # tf32x3 keeps three tiles per operand: small tiles
         return Config(32, 32, 16, 32, 32, 16, num_warps=4, num_stages=2)
-    if smem >= SMEM_TIERS[0]:  # Hopper: the fastest tiles timed on an H200 (bench.tiles)
-        # No register spills on triton 3.9 or 3.6 at d <= 64; at d = 128 a few, and still
-        # the fastest: the spill-free 64 x 64 tiles ran the backward at a third of the speed.
+    if smem >= SMEM_TIERS[0]:  # Hopper: chosen by timing on an H200 (bench.tiles)
+        # No register spills on triton 3.9 or 3.6 at d <= 64; at d = 128 some (few on 3.9,
+        # more on 3.6), and within the run-to-run spread of the fastest timed: the spill-free
+        # tiles ran the backward at a third of the speed.
         return Config(128, 64, 32, 64, 64, 32, num_warps=8, num_warps_bwd=4)
     # Ampere and Ada, from `make bench-compile` on triton 3.9 and 3.6: tiles with no register
     # spills in 16-bit on both (not yet timed on such a GPU).
