@@ -1,12 +1,11 @@
 """Tables and verdicts for the benchmarks page, from the committed results in bench/results/."""
 
-import math
 from collections.abc import Callable
 
 from bench.cpu import MEMORY_TARGET, MEMORY_TARGET_N, TIME_TARGET, TIME_TARGET_MIN_N
 from bench.gpu import TARGET_MIN_N
 from bench.gpu import TARGETS as GPU_TARGETS
-from bench.report import GPU_PROVIDERS, cpu_rows, gpu_rows, gpu_untimed, load
+from bench.report import GPU_PROVIDERS, cpu_rows, gpu_rows, gpu_untimed, load, tile_margins
 from lockstep.tables import markdown_table
 
 HEADERS = {
@@ -88,6 +87,8 @@ GPU_MEASURED = {
 }
 NOT_TIMED = {"zh": "– 未计时：{}。", "en": "– not timed: {}."}
 ITEM_SEPARATOR = {"zh": "；", "en": "; "}
+UNTIMED_ITEM = {"zh": "{p}（{dt}）：{why}", "en": "{p}, {dt}: {why}"}
+UNSUPPORTED = {"zh": "不支持，", "en": "unsupported: "}  # bench.gpu's status prefix, translated
 FLASH_LINE = {
     "zh": "- 对比 SDPA 的 flash 后端：前向 {f_lo:.2f}× 到 {f_hi:.2f}×，"
     "前向+反向 {b_lo:.2f}× 到 {b_hi:.2f}×。",
@@ -128,6 +129,7 @@ TILE_HEADERS = {
         "forward+backward TFLOP/s",
     ),
 }
+AND = {"zh": " 与 ", "en": " and "}
 DEFAULT_MARK = {"zh": "（默认）", "en": " (default)"}
 FAILED = {"zh": "失败：{}", "en": "failed: {}"}
 
@@ -188,6 +190,11 @@ def _tflops(x: float | None) -> str:
     return "–" if x is None else f"{x:.0f}"
 
 
+def _reason(status: str, lang: str) -> str:
+    """bench.gpu's status in the page's language; the exception's own text stays as it is."""
+    return status.rstrip(".").replace("unsupported: ", UNSUPPORTED[lang], 1)
+
+
 def gpu_table(lang: str) -> str:
     """The GPU results, one row per configuration and a column per provider, or a note."""
     results = load("gpu")
@@ -207,7 +214,8 @@ def gpu_table(lang: str) -> str:
         for r in gpu_rows(results)
     ]
     untimed = ITEM_SEPARATOR[lang].join(
-        f"{p}, {dt}: {why.rstrip('.')}" for p, dt, why in gpu_untimed(results)
+        UNTIMED_ITEM[lang].format(p=p, dt=dt, why=_reason(why, lang))
+        for p, dt, why in gpu_untimed(results)
     )
     parts = [
         GPU_MEASURED[lang].format(date=results["date"][:10], **results["machine"]),
@@ -257,30 +265,36 @@ def gpu_targets(lang: str) -> str:
 
 
 TILES_VERDICT = {
-    "zh": "在每个 d 与 N 下，没有哪组候选比默认的块快出 {best}% 以上；"
-    "同一组块的两次计时最多相差 {spread}%。",
-    "en": "At no d and N was a candidate more than {best}% faster than the default tiles; the "
-    "same tiles timed twice differ by up to {spread}%.",
+    "zh": "在 {which}，没有哪组候选比默认的块快出的幅度超过默认的块自己两次计时之间的差异"
+    "（最多约 {spread}%）。",
+    "en": "At {which}, no candidate beat the default tiles by more than the default's own two "
+    "timings differ (up to about {spread}%).",
 }
+BEATEN = {
+    "zh": "在 d = {d} 时，有一组候选比默认的块快 {best}%，超过了两次计时之间的差异（{spread}%）。",
+    "en": "At d = {d}, a candidate beat the default tiles by {best}%, more than the default's "
+    "two timings differ ({spread}%).",
+}
+WHICH = {"zh": "d = {} 的每个 N 下", "en": "d = {}, every N"}
 
 
 def tiles_verdict(lang: str) -> str:
-    """How much faster the best candidate was than the default, and the run-to-run spread."""
+    """Whether a candidate beat the default tiles by more than the run-to-run spread, per d."""
     results = load("tiles")
     if results is None:
         return NO_GPU[lang]
-    best = spread = 0.0
-    rows = [r for r in results["results"] if "status" not in r]
-    for default in (r for r in rows if r["default"]):
-        same = [r for r in rows if (r["d"], r["N"]) == (default["d"], default["N"])]
-        for mode in ("fwd", "fwd+bwd"):
-            mine = default[mode]["tflops"]
-            for r in same:
-                best = max(best, r[mode]["tflops"] / mine - 1)
-                if r is not default and r["config"] == default["config"]:
-                    spread = max(spread, abs(r[mode]["tflops"] / mine - 1))
-    # Rounded up: "no more than 7 %" must hold for the unrounded 6.3 %.
-    return TILES_VERDICT[lang].format(best=math.ceil(100 * best), spread=math.ceil(100 * spread))
+    sizes = sorted({r["d"] for r in results["results"]})
+    margins = {d: tile_margins(results, d) for d in sizes}
+    beaten = [
+        BEATEN[lang].format(d=d, best=f"{100 * best:.1f}", spread=f"{100 * spread:.1f}")
+        for d, (best, spread) in margins.items()
+        if best > spread
+    ]
+    if beaten:
+        return " ".join(beaten)
+    spread = max(spread for _, spread in margins.values())
+    which = WHICH[lang].format(AND[lang].join(str(d) for d in sizes))
+    return TILES_VERDICT[lang].format(which=which, spread=f"{100 * spread:.1f}")
 
 
 def tiles_table(lang: str) -> str:

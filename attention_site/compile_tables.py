@@ -74,14 +74,15 @@ def compile_summary(lang: str) -> str:
 
 
 SPILLS_16 = {
-    "zh": "16 位下溢出寄存器的只有 {where}：ptxas 报告的每线程溢出存取（存加取）最多 {worst}。",
+    "zh": "16 位下溢出寄存器的只有 {where}：ptxas 报告的每线程溢出存储与读取字节数之和，"
+    "最多为 {worst}。",
     "en": "In 16 bits, only {where} spill registers: at most {worst} of spill stores plus "
     "loads per thread, as ptxas reports them.",
 }
 NO_SPILLS_16 = {"zh": "16 位下没有内核溢出寄存器。", "en": "No 16-bit kernel spills registers."}
 AT = {"zh": "{target} 上 d = {d} 的内核", "en": "the kernels for {target} at d = {d}"}
 BYTES_WITH = {"zh": "{b} 字节（Triton {v}）", "en": "{b} bytes with Triton {v}"}
-AND = {"zh": "、", "en": " and "}
+AND = {"zh": "和", "en": " and "}
 
 
 def spills_16bit(lang: str) -> str:

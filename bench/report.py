@@ -64,3 +64,19 @@ def gpu_untimed(results: dict) -> list[tuple[str, str, str]]:
         if r.get("tflops") is None:
             seen.setdefault((r["provider"], r["dtype"]), r["status"])
     return [(p, dt, why) for (p, dt), why in seen.items()]
+
+
+def tile_margins(results: dict, d: int | None = None) -> tuple[float, float]:
+    """From the tile sweep (at head size d, or all): how much faster than the default tiles the
+    best candidate ran, and how much the default's two timings differ, as fractions."""
+    best = spread = 0.0
+    rows = [r for r in results["results"] if "status" not in r and d in (None, r["d"])]
+    for default in (r for r in rows if r["default"]):
+        same = [r for r in rows if (r["d"], r["N"]) == (default["d"], default["N"])]
+        for mode in ("fwd", "fwd+bwd"):
+            mine = default[mode]["tflops"]
+            for r in same:
+                best = max(best, r[mode]["tflops"] / mine - 1)
+                if r is not default and r["config"] == default["config"]:
+                    spread = max(spread, abs(r[mode]["tflops"] / mine - 1))
+    return best, spread

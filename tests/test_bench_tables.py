@@ -112,3 +112,25 @@ def test_gpu_targets_are_judged_from_the_rows(monkeypatch, triton, met):
     text = bench_tables.gpu_targets("en")
     assert text.count(f"met in {met} of 1 configurations") == 2
     assert f"forward {triton / 100:.2f}× to {triton / 100:.2f}×" in text
+
+
+def _tiles_report(default_tflops: float, repeat_tflops: float, other_tflops: float) -> dict:
+    def row(config: dict, tflops: float, default: bool = False) -> dict:
+        timing = {"ms": 1.0, "tflops": tflops}
+        return dict(d=64, N=4096, default=default, config=config, fwd=timing, **{"fwd+bwd": timing})
+
+    mine, other = {"BLOCK_M": 128}, {"BLOCK_M": 64}
+    rows = [row(mine, default_tflops, True), row(mine, repeat_tflops), row(other, other_tflops)]
+    return {"results": rows}
+
+
+@pytest.mark.parametrize(("other", "beaten"), [(104.0, False), (110.0, True)])
+def test_tiles_verdict_says_whether_a_candidate_beat_the_default_beyond_the_spread(
+    monkeypatch, other, beaten
+):
+    # the default timed 100 and 105: a 5 % spread; 104 is within it, 110 beats it
+    report_ = _tiles_report(100.0, 105.0, other)
+    monkeypatch.setattr(bench_tables, "load", lambda name: report_ if name == "tiles" else None)
+    text = bench_tables.tiles_verdict("en")
+    assert ("beat the default tiles by 10.0%" in text) is beaten
+    assert ("up to about 5.0%" in text) is not beaten
