@@ -5,7 +5,15 @@ from collections.abc import Callable
 from bench.cpu import MEMORY_TARGET, MEMORY_TARGET_N, TIME_TARGET, TIME_TARGET_MIN_N
 from bench.gpu import TARGET_MIN_N
 from bench.gpu import TARGETS as GPU_TARGETS
-from bench.report import GPU_PROVIDERS, cpu_rows, gpu_rows, gpu_untimed, load, tile_margins
+from bench.report import (
+    GPU_PROVIDERS,
+    cpu_rows,
+    gpu_rows,
+    gpu_untimed,
+    load,
+    tile_margins,
+    tiles_unbeaten,
+)
 from lockstep.tables import markdown_table
 
 HEADERS = {
@@ -87,8 +95,17 @@ GPU_MEASURED = {
 }
 NOT_TIMED = {"zh": "– 未计时：{}。", "en": "– not timed: {}."}
 ITEM_SEPARATOR = {"zh": "；", "en": "; "}
-UNTIMED_ITEM = {"zh": "{p}（{dt}）：{why}", "en": "{p}, {dt}: {why}"}
-UNSUPPORTED = {"zh": "不支持，", "en": "unsupported: "}  # bench.gpu's status prefix, translated
+UNTIMED_ITEM = {"zh": "{p}（{dt}，{why}）", "en": "{p}, {dt}: {why}"}
+# bench.gpu's status prefixes, translated; the exception's own text stays as it is.
+STATUS = {
+    "zh": {
+        "unsupported: ": "不支持：",
+        "failed: ": "失败：",
+        "check failed: ": "检查未通过：",
+        "reference failed: ": "参考结果失败：",
+    },
+    "en": {},
+}
 FLASH_LINE = {
     "zh": "- 对比 SDPA 的 flash 后端：前向 {f_lo:.2f}× 到 {f_hi:.2f}×，"
     "前向+反向 {b_lo:.2f}× 到 {b_hi:.2f}×。",
@@ -192,7 +209,11 @@ def _tflops(x: float | None) -> str:
 
 def _reason(status: str, lang: str) -> str:
     """bench.gpu's status in the page's language; the exception's own text stays as it is."""
-    return status.rstrip(".").replace("unsupported: ", UNSUPPORTED[lang], 1)
+    status = status.rstrip(".")
+    for prefix, said in STATUS[lang].items():
+        if status.startswith(prefix):
+            return said + status.removeprefix(prefix)
+    return status
 
 
 def gpu_table(lang: str) -> str:
@@ -265,17 +286,17 @@ def gpu_targets(lang: str) -> str:
 
 
 TILES_VERDICT = {
-    "zh": "在 {which}，没有哪组候选比默认的块快出的幅度超过默认的块自己两次计时之间的差异"
-    "（最多约 {spread}%）。",
-    "en": "At {which}, no candidate beat the default tiles by more than the default's own two "
-    "timings differ (up to about {spread}%).",
+    "zh": "在 {which} 时，无论 N 取何值，没有哪组候选比默认的块快出的幅度超过该头维度下默认的块"
+    "自己两次计时之间的最大差异（最多约 {spread}%）。",
+    "en": "At {which}, no candidate beat the default tiles, at any N, by more than the largest "
+    "difference between the default's own two timings at that head size (up to about {spread}%).",
 }
 BEATEN = {
     "zh": "在 d = {d} 时，有一组候选比默认的块快 {best}%，超过了两次计时之间的差异（{spread}%）。",
     "en": "At d = {d}, a candidate beat the default tiles by {best}%, more than the default's "
     "two timings differ ({spread}%).",
 }
-WHICH = {"zh": "d = {} 的每个 N 下", "en": "d = {}, every N"}
+WHICH = {"zh": "d = {}", "en": "d = {}"}
 
 
 def tiles_verdict(lang: str) -> str:
@@ -288,7 +309,7 @@ def tiles_verdict(lang: str) -> str:
     beaten = [
         BEATEN[lang].format(d=d, best=f"{100 * best:.1f}", spread=f"{100 * spread:.1f}")
         for d, (best, spread) in margins.items()
-        if best > spread
+        if not tiles_unbeaten(results, d)
     ]
     if beaten:
         return " ".join(beaten)

@@ -82,7 +82,7 @@ SPILLS_16 = {
 NO_SPILLS_16 = {"zh": "16 位下没有内核溢出寄存器。", "en": "No 16-bit kernel spills registers."}
 AT = {"zh": "{target} 上 d = {d} 的内核", "en": "the kernels for {target} at d = {d}"}
 BYTES_WITH = {"zh": "{b} 字节（Triton {v}）", "en": "{b} bytes with Triton {v}"}
-AND = {"zh": "和", "en": " and "}
+AND = {"zh": "和 ", "en": " and "}
 
 
 def spills_16bit(lang: str) -> str:

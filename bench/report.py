@@ -80,3 +80,10 @@ def tile_margins(results: dict, d: int | None = None) -> tuple[float, float]:
                 if r is not default and r["config"] == default["config"]:
                     spread = max(spread, abs(r[mode]["tflops"] / mine - 1))
     return best, spread
+
+
+def tiles_unbeaten(results: dict, d: int) -> bool:
+    """At head size d, no candidate beat the default tiles (at any N, in either mode) by more
+    than the largest difference between the default's own two timings at that d."""
+    best, spread = tile_margins(results, d)
+    return spread > 0 and best <= spread

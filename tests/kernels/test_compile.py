@@ -1,9 +1,10 @@
 """The Triton kernels compile for NVIDIA GPUs: the committed tables (bench/results/compile.json
 with the pinned triton, compile-triton-3.6.json with an older release; made by
 `make bench-compile` without a GPU) cover every kernel the wrapper launches, show no register
-spills in 16-bit except where no tile timed on a GPU beat the spilling ones, shared memory within
-each target's limit and tensor-core dots, and are what the current code compiles to (two
-kernels are compiled again here)."""
+spills in 16-bit except at head sizes where no candidate timed on a GPU beat the spilling
+tiles by more than the run-to-run spread, shared memory within each target's limit and
+tensor-core dots, and are what the current code compiles to (two kernels are compiled again
+here)."""
 
 from __future__ import annotations
 
@@ -54,14 +55,9 @@ TILES = json.loads((ROOT / "bench/results/tiles.json").read_text())
 
 
 def head_sizes_no_candidate_beat() -> set[int]:
-    """Head sizes at which no candidate in bench/results/tiles.json ran faster than the default
-    tiles by more than the default's own two timings differ (the run-to-run spread)."""
-    unbeaten = set()
-    for d in {r["d"] for r in TILES["results"]}:
-        best, spread = report.tile_margins(TILES, d)
-        if spread > 0 and best <= spread:
-            unbeaten.add(d)
-    return unbeaten
+    """Head sizes at which no candidate in bench/results/tiles.json beat the default tiles by
+    more than the default's own two timings differ (bench.report.tiles_unbeaten)."""
+    return {d for d in {r["d"] for r in TILES["results"]} if report.tiles_unbeaten(TILES, d)}
 
 
 def test_the_tile_sweep_timed_the_tiles_the_wrapper_picks_now(monkeypatch):
