@@ -85,12 +85,14 @@ SHORT_MODE = {
     "zh": {"fwd": "前向", "fwd+bwd": "前向+反向"},
     "en": {"fwd": "fwd", "fwd+bwd": "fwd+bwd"},
 }
-GPU_MEASURED = {
-    "zh": "测量于 {date}，{gpu}，PyTorch {torch}，CUDA {cuda}，Triton {triton}。"
-    "单位为有用 TFLOP/s；括号内是 Triton 内核实际执行的 TFLOP/s。SDPA 是默认调用，"
+GPU_ON = {
+    "zh": "测量于 {date}，{gpu}，PyTorch {torch}，CUDA {cuda}，Triton {triton}。",
+    "en": "Measured on {date}, {gpu}, PyTorch {torch}, CUDA {cuda}, Triton {triton}.",
+}
+GPU_CELLS = {
+    "zh": "单位为有用 TFLOP/s；括号内是 Triton 内核实际执行的 TFLOP/s。SDPA 是默认调用，"
     "flash、efficient、cuDNN 是强制指定该后端的 SDPA。",
-    "en": "Measured on {date}, {gpu}, PyTorch {torch}, CUDA {cuda}, Triton {triton}. "
-    "Cells are useful TFLOP/s; in brackets, what the Triton kernel executes. SDPA is the "
+    "en": " Cells are useful TFLOP/s; in brackets, what the Triton kernel executes. SDPA is the "
     "default call; flash, efficient and cuDNN are SDPA with that backend forced.",
 }
 NOT_TIMED = {"zh": "– 未计时：{}。", "en": "– not timed: {}."}
@@ -239,7 +241,7 @@ def gpu_table(lang: str) -> str:
         for p, dt, why in gpu_untimed(results)
     )
     parts = [
-        GPU_MEASURED[lang].format(date=results["date"][:10], **results["machine"]),
+        GPU_ON[lang].format(date=results["date"][:10], **results["machine"]) + GPU_CELLS[lang],
         markdown_table(GPU_HEADERS[lang], cells, align="lrcrlrrrrrr"),
     ]
     if untimed:
@@ -338,16 +340,8 @@ def tiles_table(lang: str) -> str:
         else:
             timing = (f"{r['fwd']['tflops']:.0f}", f"{r['fwd+bwd']['tflops']:.0f}")
         cells.append((r["d"], r["N"], tiles, warps, *timing))
-    m = results["machine"]
-    when = (
-        GPU_MEASURED[lang].split("。")[0].split(". Cells")[0].format(date=results["date"][:10], **m)
-    )
-    return (
-        when
-        + ("。" if lang == "zh" else ".")
-        + "\n\n"
-        + markdown_table(TILE_HEADERS[lang], cells, align="rrllrr")
-    )
+    when = GPU_ON[lang].format(date=results["date"][:10], **results["machine"])
+    return when + "\n\n" + markdown_table(TILE_HEADERS[lang], cells, align="rrllrr")
 
 
 def cpu_targets(lang: str) -> str:
