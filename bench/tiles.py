@@ -62,6 +62,8 @@ def run(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool) -> torc
 
 def main() -> int:
     """Time the default and every candidate; write the JSON after each shape."""
+    if not torch.cuda.is_available():
+        raise SystemExit("bench.tiles times the Triton kernel on a CUDA GPU; there is none here")
     from snippets.kernels import triton_attention as ta
 
     default_config = ta.config

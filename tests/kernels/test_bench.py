@@ -216,3 +216,22 @@ def test_in_the_tile_sweep_32_row_backward_tiles_on_8_warps_are_the_slowest():
         slowest = min(rows, key=lambda r: r["fwd+bwd"]["tflops"])["config"]
         assert slowest["BLOCK_N1"] == 32
         assert (slowest["num_warps_bwd"] or slowest["num_warps"]) == 8
+
+
+def test_tile_candidates_hold_the_hopper_default_and_larger_and_smaller_tiles(monkeypatch):
+    from bench import tiles
+    from snippets.kernels import triton_attention as T
+
+    monkeypatch.setattr(T, "INTERPRET", False)  # the GPU choice
+    default = T.config(64, torch.bfloat16, T.SMEM_TIERS[0])
+    sizes = {c.BLOCK_M * c.BLOCK_N for c in tiles.candidates()}
+    assert default in tiles.candidates()  # timed twice: the run-to-run spread
+    assert max(sizes) > default.BLOCK_M * default.BLOCK_N > min(sizes)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-CUDA message")
+def test_tile_sweep_exits_with_a_clear_message_without_cuda():
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.tiles"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode != 0 and "CUDA GPU" in proc.stderr
