@@ -58,10 +58,10 @@ def _signature(kernel: str, ptr: str) -> tuple:
     acc = "*fp32"
     if kernel == "fwd":
         return T._attn_fwd, dict(
-            Q=ptr, K=ptr, V=ptr, O=ptr, LSE=acc, Scales=acc, N_Q="i32", N_K="i32"
+            Q=ptr, K=ptr, V=ptr, O=acc, LSE=acc, Scales=acc, N_Q="i32", N_K="i32"
         )
     if kernel == "bwd_preprocess":
-        return T._attn_bwd_preprocess, dict(O=ptr, DO=ptr, D=acc, N_Q="i32")
+        return T._attn_bwd_preprocess, dict(O=acc, DO=ptr, D=acc, N_Q="i32")  # O kept in fp32
     common = dict(Q=ptr, K=ptr, V=ptr, DO=ptr, LSE=acc, D=acc)
     if kernel == "bwd_dkdv":
         return T._attn_bwd_dkdv, dict(**common, DK=ptr, DV=ptr, Scales=acc, N_Q="i32", N_K="i32")

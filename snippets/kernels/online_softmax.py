@@ -160,7 +160,9 @@ def _forward(Q, K, V, causal: bool, scale: float, block_q: int, block_k: int):
     N_k = K.shape[-2]
     acc = acc_dtype(Q.dtype)
     c = scale * LOG2E  # exp(scale * x) = exp2(c * x), applied to differences of scores only
-    O = torch.empty_like(Q)  # (B, H, N_q, d)
+    # O stays in acc: the backward's D_i = rowsum(dO * O) is subtracted from dP, and in a row
+    # that sees one or two keys the two nearly cancel; a 16-bit O would leave its rounding.
+    O = torch.empty(Q.shape, dtype=acc, device=Q.device)  # (B, H, N_q, d)
     lse = torch.empty(B, H, N_q, dtype=acc, device=Q.device)  # (B, H, N_q)  unscaled units
     tile = torch.empty(B, H, block_q, block_k, dtype=acc, device=Q.device)  # S, then P
     for q0 in range(0, N_q, block_q):
@@ -224,11 +226,11 @@ def _backward(Q, K, V, O, lse, dO, dlse, causal: bool, scale: float, block_q, bl
 class _TiledAttention(torch.autograd.Function):
     @staticmethod
     def forward(ctx, Q, K, V, causal, scale, block_q, block_k):
-        O, lse = _forward(Q, K, V, causal, scale, block_q, block_k)
+        O, lse = _forward(Q, K, V, causal, scale, block_q, block_k)  # O in acc
         ctx.save_for_backward(Q, K, V, O, lse)
         ctx.args = (causal, scale, block_q, block_k)
         ctx.set_materialize_grads(False)
-        return O, lse * scale  # the caller's lse is of the scaled logits
+        return O.to(Q.dtype), lse * scale  # the caller's lse is of the scaled logits
 
     @staticmethod
     def backward(ctx, dO, dlse):

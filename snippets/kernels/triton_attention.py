@@ -130,7 +130,10 @@ def _attn_fwd_inner(O_i, l_i, m_i, Q_i, K_base, V_base, offs_m, c, N_K, lo, hi,
         P = tl.math.exp2((S - m_new[:, None]) * c)  # (BLOCK_M, BLOCK_N)
         alpha = tl.math.exp2((m_i - m_new) * c)  # rescales what was summed so far
         l_i = l_i * alpha + tl.sum(P, 1)
-        O_i = tl.dot(P.to(V_j.dtype), V_j, O_i * alpha[:, None], input_precision=PRECISION)
+        # out_dtype even with an accumulator: triton 3.6 checks it against the accumulator's
+        # type and defaults it to float32, which fails for the float64 interpreter runs.
+        O_i = tl.dot(P.to(V_j.dtype), V_j, O_i * alpha[:, None], input_precision=PRECISION,
+                     out_dtype=ACC)
         m_i = m_new
     return O_i, l_i, m_i
 
@@ -198,10 +201,12 @@ def _attn_bwd_dkdv_inner(dK_j, dV_j, K_j, V_j, Q_base, DO_base, LSE_base, D_base
         if MASK:  # diagonal band only: key j is seen by query i iff j <= i
             S_T = tl.where(offs_n[:, None] <= offs_m[None, :], S_T, float("-inf"))
         P_T = tl.math.exp2((S_T - lse[None, :]) * c)  # P^T, recomputed from the saved lse
-        dV_j = tl.dot(P_T.to(dO_i.dtype), dO_i, dV_j, input_precision=PRECISION)  # += P^T dO
+        dV_j = tl.dot(P_T.to(dO_i.dtype), dO_i, dV_j, input_precision=PRECISION,
+                      out_dtype=ACC)  # += P^T dO
         dP_T = tl.dot(V_j, tl.trans(dO_i), input_precision=PRECISION, out_dtype=ACC)  # (dO V^T)^T
         dS_T = P_T * (dP_T - D_i[None, :])  # dS^T = P^T * (dP^T - D)
-        dK_j = tl.dot(dS_T.to(Q_iT.dtype), tl.trans(Q_iT), dK_j, input_precision=PRECISION)
+        dK_j = tl.dot(dS_T.to(Q_iT.dtype), tl.trans(Q_iT), dK_j, input_precision=PRECISION,
+                      out_dtype=ACC)
     return dK_j, dV_j
 
 
@@ -254,7 +259,7 @@ def _attn_bwd_dq_inner(dQ_i, Q_i, dO_i, lse, D_i, K_base, V_base, offs_m, c, N_K
         dP = tl.dot(dO_i, V_jT, input_precision=PRECISION, out_dtype=ACC)  # dP = dO V^T
         dS = P * (dP - D_i[:, None])  # dS = P * (dP - D)
         dQ_i = tl.dot(dS.to(K_jT.dtype), tl.trans(K_jT), dQ_i,
-                      input_precision=PRECISION)  # dQ += dS K
+                      input_precision=PRECISION, out_dtype=ACC)  # dQ += dS K
     return dQ_i
 
 
@@ -413,7 +418,10 @@ class _FlashAttention(torch.autograd.Function):
         B, H, N_q, d = q.shape
         N_k = k.shape[2]
         args = launch_args(q.dtype, d)
-        O = torch.empty(q.shape, dtype=_out_dtype(q.dtype), device=q.device)
+        # O is written in the accumulator's type and rounded to q's dtype only for the caller:
+        # the backward's D_i = rowsum(dO * O) is subtracted from dP, and in a row that sees one
+        # or two keys the two nearly cancel, so a 16-bit O would leave its rounding in dK.
+        O = torch.empty(q.shape, dtype=acc_dtype(q.dtype), device=q.device)
         lse = torch.empty(B, H, N_q, dtype=acc_dtype(q.dtype), device=q.device)
         scales = _scales(scale, lse.dtype, q.device)
         # (batch * heads, query tiles): the first grid axis has no 65,535 limit.
@@ -421,11 +429,10 @@ class _FlashAttention(torch.autograd.Function):
         _attn_fwd[grid](q, k, v, O, lse, scales, N_q, N_k, BLOCK_M=cfg.BLOCK_M,
                         BLOCK_N=cfg.BLOCK_N, CAUSAL=causal, num_warps=cfg.num_warps,
                         num_stages=cfg.num_stages, **args)
-        O = O.to(q.dtype)
         ctx.save_for_backward(q, k, v, O, lse, scales)
         ctx.causal, ctx.cfg = causal, cfg
         ctx.set_materialize_grads(False)
-        return O, lse * scale  # the caller's lse is of the scaled logits
+        return O.to(q.dtype), lse * scale  # the caller's lse is of the scaled logits
 
     @staticmethod
     def backward(ctx, dO, dlse):
@@ -433,7 +440,9 @@ class _FlashAttention(torch.autograd.Function):
         cfg = ctx.cfg
         B, H, N_q, d = q.shape
         N_k = k.shape[2]
-        dO = torch.zeros_like(O) if dO is None else dO.contiguous()
+        if dO is None:
+            dO = torch.zeros(q.shape, dtype=_out_dtype(q.dtype), device=q.device)
+        dO = dO.contiguous()
         args = launch_args(q.dtype, d)
         D = torch.empty_like(lse)  # D_i = rowsum(dO * O)
         grid_q = (B * H, triton.cdiv(N_q, cfg.BLOCK_M2))
