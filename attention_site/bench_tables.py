@@ -148,7 +148,6 @@ TILE_HEADERS = {
         "forward+backward TFLOP/s",
     ),
 }
-AND = {"zh": " 与 ", "en": " and "}
 DEFAULT_MARK = {"zh": "（默认）", "en": " (default)"}
 FAILED = {"zh": "失败：{}", "en": "failed: {}"}
 
@@ -287,37 +286,41 @@ def gpu_targets(lang: str) -> str:
     return "\n".join(lines)
 
 
-TILES_VERDICT = {
-    "zh": "在 {which} 时，无论 N 取何值，没有哪组候选比默认的块快出的幅度超过该头维度下默认的块"
-    "自己两次计时之间的最大差异（最多约 {spread}%）。",
-    "en": "At {which}, no candidate beat the default tiles, at any N, by more than the largest "
-    "difference between the default's own two timings at that head size (up to about {spread}%).",
+UNBEATEN = {
+    "zh": "在 d = {d} 时，最好的一组候选比默认的块{dir} {diff}%（对每个 N 和两种模式取几何平均），"
+    "没有超出默认的块自己对同一形状两次计时之间的差异（最多 {spread}%）。",
+    "en": "At d = {d}, the best candidate ran {diff}% {dir} than the default tiles (geometric "
+    "mean over every N and both modes), within the difference between the default's own two "
+    "timings of one shape (up to {spread}%).",
 }
 BEATEN = {
-    "zh": "在 d = {d} 时，有一组候选比默认的块快 {best}%，超过了两次计时之间的差异（{spread}%）。",
-    "en": "At d = {d}, a candidate beat the default tiles by {best}%, more than the default's "
-    "two timings differ ({spread}%).",
+    "zh": "在 d = {d} 时，有一组候选比默认的块快 {diff}%（对每个 N 和两种模式取几何平均），"
+    "超出了默认的块自己对同一形状两次计时之间的差异（最多 {spread}%）。",
+    "en": "At d = {d}, a candidate ran {diff}% faster than the default tiles (geometric mean "
+    "over every N and both modes), more than the default's own two timings of one shape "
+    "differ (up to {spread}%).",
 }
-WHICH = {"zh": "d = {}", "en": "d = {}"}
+FASTER = {"zh": ("快", "慢"), "en": ("faster", "slower")}
 
 
 def tiles_verdict(lang: str) -> str:
-    """Whether a candidate beat the default tiles by more than the run-to-run spread, per d."""
+    """Per head size: whether a candidate beat the default tiles beyond the run-to-run spread."""
     results = load("tiles")
     if results is None:
         return NO_GPU[lang]
-    sizes = sorted({r["d"] for r in results["results"]})
-    margins = {d: tile_margins(results, d) for d in sizes}
-    beaten = [
-        BEATEN[lang].format(d=d, best=f"{100 * best:.1f}", spread=f"{100 * spread:.1f}")
-        for d, (best, spread) in margins.items()
-        if not tiles_unbeaten(results, d)
-    ]
-    if beaten:
-        return " ".join(beaten)
-    spread = max(spread for _, spread in margins.values())
-    which = WHICH[lang].format(AND[lang].join(str(d) for d in sizes))
-    return TILES_VERDICT[lang].format(which=which, spread=f"{100 * spread:.1f}")
+    lines = []
+    for d in sorted({r["d"] for r in results["results"]}):
+        best, spread = tile_margins(results, d)
+        template = UNBEATEN if tiles_unbeaten(results, d) else BEATEN
+        lines.append(
+            template[lang].format(
+                d=d,
+                diff=f"{100 * abs(best):.1f}",
+                dir=FASTER[lang][best < 0],
+                spread=f"{100 * spread:.1f}",
+            )
+        )
+    return " ".join(lines)
 
 
 def tiles_table(lang: str) -> str:

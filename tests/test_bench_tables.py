@@ -132,5 +132,20 @@ def test_tiles_verdict_says_whether_a_candidate_beat_the_default_beyond_the_spre
     report_ = _tiles_report(100.0, 105.0, other)
     monkeypatch.setattr(bench_tables, "load", lambda name: report_ if name == "tiles" else None)
     text = bench_tables.tiles_verdict("en")
-    assert ("beat the default tiles by 10.0%" in text) is beaten
-    assert ("up to about 5.0%" in text) is not beaten
+    assert f"ran {other - 100:.1f}% faster than the default tiles" in text
+    assert ("more than the default's own two timings" in text) is beaten
+    assert ("within the difference" in text) is not beaten
+    assert "up to 5.0%" in text
+
+
+def test_one_fast_timing_alone_does_not_beat_the_default_tiles():
+    # 15 % faster at one N and 13 % slower at the other: about even over both, within 5 %
+    timing = lambda tflops: {"ms": 1.0, "tflops": tflops}  # noqa: E731
+    rows = [
+        dict(d=64, N=N, default=i == 0, config=cfg, fwd=timing(t), **{"fwd+bwd": timing(t)})
+        for N, times in ((4096, (100.0, 105.0, 115.0)), (16384, (100.0, 100.0, 87.0)))
+        for i, (cfg, t) in enumerate(zip(({"M": 128}, {"M": 128}, {"M": 64}), times, strict=True))
+    ]
+    best, spread = report.tile_margins({"results": rows}, 64)
+    assert best == pytest.approx((1.15 * 0.87) ** 0.5 - 1) and spread == pytest.approx(0.05)
+    assert report.tiles_unbeaten({"results": rows}, 64)

@@ -55,8 +55,8 @@ TILES = json.loads((ROOT / "bench/results/tiles.json").read_text())
 
 
 def head_sizes_no_candidate_beat() -> set[int]:
-    """Head sizes at which no candidate in bench/results/tiles.json beat the default tiles by
-    more than the default's own two timings differ (bench.report.tiles_unbeaten)."""
+    """Head sizes at which no candidate in bench/results/tiles.json beat the default tiles, over
+    all timed shapes, by more than the default's own two timings differ (tiles_unbeaten)."""
     return {d for d in {r["d"] for r in TILES["results"]} if report.tiles_unbeaten(TILES, d)}
 
 
