@@ -287,20 +287,23 @@ def gpu_targets(lang: str) -> str:
 
 
 UNBEATEN = {
-    "zh": "在 d = {d} 时，最好的一组候选比默认的块{dir} {diff}%（对每个 N 和两种模式取几何平均），"
-    "没有超出默认的块自己对同一形状两次计时之间的差异（最多 {spread}%）。",
+    "zh": "在 d = {d} 时，最好的一组候选比默认的块{dir} {diff}%"
+    "（对计时的各个 N 与两种模式取几何平均）；没有哪组候选比它快出的幅度超过两次运行之间的差异"
+    "（默认的块在同一形状上两次计时之差最多 {spread}%）。",
     "en": "At d = {d}, the best candidate ran {diff}% {dir} than the default tiles (geometric "
-    "mean over every N and both modes), within the difference between the default's own two "
-    "timings of one shape (up to {spread}%).",
+    "mean over the timed N and both modes); none beat them by more than the run-to-run spread "
+    "(the default's own two timings of one shape differ by up to {spread}%).",
 }
-BEATEN = {
-    "zh": "在 d = {d} 时，有一组候选比默认的块快 {diff}%（对每个 N 和两种模式取几何平均），"
-    "超出了默认的块自己对同一形状两次计时之间的差异（最多 {spread}%）。",
-    "en": "At d = {d}, a candidate ran {diff}% faster than the default tiles (geometric mean "
-    "over every N and both modes), more than the default's own two timings of one shape "
-    "differ (up to {spread}%).",
+BEATEN = {  # only when the best ran faster by more than the spread, so "faster"
+    "zh": "在 d = {d} 时，最好的一组候选比默认的块快 {diff}%"
+    "（对计时的各个 N 与两种模式取几何平均），超出了两次运行之间的差异"
+    "（默认的块在同一形状上两次计时之差最多 {spread}%）。",
+    "en": "At d = {d}, the best candidate ran {diff}% faster than the default tiles (geometric "
+    "mean over the timed N and both modes), beyond the run-to-run spread (the default's own "
+    "two timings of one shape differ by up to {spread}%).",
 }
 FASTER = {"zh": ("快", "慢"), "en": ("faster", "slower")}
+SENTENCE_JOIN = {"zh": "", "en": " "}  # no space after a full-width full stop
 
 
 def tiles_verdict(lang: str) -> str:
@@ -320,7 +323,7 @@ def tiles_verdict(lang: str) -> str:
                 spread=f"{100 * spread:.1f}",
             )
         )
-    return " ".join(lines)
+    return SENTENCE_JOIN[lang].join(lines)
 
 
 def tiles_table(lang: str) -> str:

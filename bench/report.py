@@ -69,13 +69,13 @@ def gpu_untimed(results: dict) -> list[tuple[str, str, str]]:
 
 def tile_margins(results: dict, d: int) -> tuple[float, float]:
     """From the tile sweep at head size d: how much faster than the default tiles the best
-    candidate ran, as the geometric mean over every N and mode (tiles serve all shapes, and
+    candidate ran, as the geometric mean over the timed N and modes (tiles serve all shapes, and
     one timing alone is as noisy as the spread), and the largest difference between the
     default's own two timings of one shape and mode (the run-to-run spread), as fractions."""
     rows = [r for r in results["results"] if "status" not in r and r["d"] == d]
     defaults = {r["N"]: r for r in rows if r["default"]}
     speedups: dict[str, list[float]] = {}  # other tiles -> their speed / the default's, per timing
-    spread = 0.0
+    spread, repeats = 0.0, 0
     for r in rows:
         default = defaults[r["N"]]
         for mode in ("fwd", "fwd+bwd"):
@@ -83,7 +83,9 @@ def tile_margins(results: dict, d: int) -> tuple[float, float]:
             if r["config"] != default["config"]:
                 speedups.setdefault(json.dumps(r["config"], sort_keys=True), []).append(ratio)
             elif r is not default:
-                spread = max(spread, abs(ratio - 1))
+                spread, repeats = max(spread, abs(ratio - 1)), repeats + 1
+    if not repeats:
+        raise ValueError(f"the tile sweep did not time the default tiles twice at d = {d}")
     best = max(math.prod(x) ** (1 / len(x)) for x in speedups.values()) - 1
     return best, spread
 
@@ -92,4 +94,4 @@ def tiles_unbeaten(results: dict, d: int) -> bool:
     """At head size d, no candidate beat the default tiles (geometric mean over N and modes)
     by more than the default's own two timings of one shape differ at that d."""
     best, spread = tile_margins(results, d)
-    return spread > 0 and best <= spread
+    return best <= spread

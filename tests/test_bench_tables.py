@@ -133,8 +133,8 @@ def test_tiles_verdict_says_whether_a_candidate_beat_the_default_beyond_the_spre
     monkeypatch.setattr(bench_tables, "load", lambda name: report_ if name == "tiles" else None)
     text = bench_tables.tiles_verdict("en")
     assert f"ran {other - 100:.1f}% faster than the default tiles" in text
-    assert ("more than the default's own two timings" in text) is beaten
-    assert ("within the difference" in text) is not beaten
+    assert ("beyond the run-to-run spread" in text) is beaten
+    assert ("none beat them" in text) is not beaten
     assert "up to 5.0%" in text
 
 
@@ -149,3 +149,10 @@ def test_one_fast_timing_alone_does_not_beat_the_default_tiles():
     best, spread = report.tile_margins({"results": rows}, 64)
     assert best == pytest.approx((1.15 * 0.87) ** 0.5 - 1) and spread == pytest.approx(0.05)
     assert report.tiles_unbeaten({"results": rows}, 64)
+
+
+def test_a_tile_sweep_without_a_repeated_default_is_an_error():
+    report_ = _tiles_report(100.0, 105.0, 110.0)
+    report_["results"][1]["config"] = {"BLOCK_M": 32}  # the repeat is gone
+    with pytest.raises(ValueError, match="did not time the default tiles twice"):
+        report.tile_margins(report_, 64)

@@ -160,8 +160,8 @@ def _forward(Q, K, V, causal: bool, scale: float, block_q: int, block_k: int):
     N_k = K.shape[-2]
     acc = acc_dtype(Q.dtype)
     c = scale * LOG2E  # exp(scale * x) = exp2(c * x), applied to differences of scores only
-    # O stays in acc: the backward's D_i = rowsum(dO * O) is subtracted from dP, and in a row
-    # that sees one or two keys the two nearly cancel; a 16-bit O would leave its rounding.
+    # O stays in acc for the backward: an error in D_i = rowsum(dO * O) enters dS weighted by
+    # P, which is large in rows that see few keys, so a 16-bit O's rounding would reach dK.
     O = torch.empty(Q.shape, dtype=acc, device=Q.device)  # (B, H, N_q, d)
     lse = torch.empty(B, H, N_q, dtype=acc, device=Q.device)  # (B, H, N_q)  unscaled units
     tile = torch.empty(B, H, block_q, block_k, dtype=acc, device=Q.device)  # S, then P

@@ -419,8 +419,8 @@ class _FlashAttention(torch.autograd.Function):
         N_k = k.shape[2]
         args = launch_args(q.dtype, d)
         # O is written in the accumulator's type and rounded to q's dtype only for the caller:
-        # the backward's D_i = rowsum(dO * O) is subtracted from dP, and in a row that sees one
-        # or two keys the two nearly cancel, so a 16-bit O would leave its rounding in dK.
+        # an error in the backward's D_i = rowsum(dO * O) enters dS weighted by P, which is
+        # large in rows that see few keys, so a 16-bit O's rounding would reach dK.
         O = torch.empty(q.shape, dtype=acc_dtype(q.dtype), device=q.device)
         lse = torch.empty(B, H, N_q, dtype=acc_dtype(q.dtype), device=q.device)
         scales = _scales(scale, lse.dtype, q.device)
