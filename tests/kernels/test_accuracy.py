@@ -120,7 +120,7 @@ def test_forward_and_gradients_within_twice_sdpa_error(name, dtype, p):
 def test_a_16_bit_O_in_the_backward_breaks_the_rule_where_rows_see_few_keys(monkeypatch):
     # Why the kernels save O in fp32: rounded to fp16 first, D_i = rowsum(dO * O) carries
     # O's rounding into dS = P * (dP - D), weighted by P, which is large in rows that see
-    # only one or two keys; a key seen only by such rows gets its dK from them alone.
+    # only one or two keys; with two query rows, the keys they see get their dK from them alone.
     assert_within_twice_sdpa_error(KERNELS["tiled"], torch.float16, FEW_KEYS)
     forward = online_softmax._forward
 
