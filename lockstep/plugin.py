@@ -22,13 +22,14 @@ as hover text, MathJax and the Anki decks are added as files.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 
-from lockstep import cjk, deps, mathjax, notebooks, offline, search
+from lockstep import alternates, cjk, deps, mathjax, notebooks, offline, search
 from lockstep.cache import Cache
 from lockstep.cards import anki, render
 from lockstep.cards.deck import Deck, read_card
@@ -52,6 +53,8 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         # `mkdocs serve` rebuilds in one process: re-import the site's code as it is now.
         deps.forget_project_modules(site.root, keep=PACKAGE_DIR)
         self.site, self.languages = site, site.languages
+        if not config.repo_url:  # a relative edit_uri needs a repository (REPO_URL unset)
+            config.edit_uri = None
         offline.use_local_shim(config)
         if "mkdocs-jupyter" in config.plugins:
             notebooks.keep_notebooks_as_pages()
@@ -189,7 +192,16 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
                 html = cjk.join_cjk_html(html)
         return html
 
+    def on_post_template(self, output: str, template_name: str, config: MkDocsConfig) -> str:
+        if template_name != "404.html":
+            return output
+        # Served for any missing address, at any depth: absolute links to each language's home.
+        root = urlsplit(config.site_url or "/").path
+        homes = {lang: root + self.languages.prefix(lang) for lang in self.languages}
+        return alternates.language_menu_to_homes(alternates.drop_hreflang_links(output), homes)
+
     def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:
+        output = alternates.drop_hreflang_links(output)  # mkdocs-material#6582
         # Each language searches its own index (split in on_post_build).
         return search.with_language_base(output, self.languages.prefix(current_language(config)))
 
