@@ -20,7 +20,12 @@ SITE = Site.load(ROOT / "mkdocs.yml")
 DOCS = SITE.docs_dir
 LANGS = SITE.languages.codes
 # What a build reads.
-PROJECT = ("docs", "snippets", "attention_site", "bench", "lockstep", "mkdocs.yml")
+PROJECT = ("docs", "snippets", "attention_site", "bench", "lockstep", "overrides", "mkdocs.yml")
+# The suite's site is built as if published under a sub-path, with a repository (the deploy
+# workflow sets both), and served under that sub-path: what works here works when published.
+PUBLISHED = "https://example.org/attention-verified/"
+REPOSITORY = "https://github.com/example/attention-verified"
+SUB_PATH = "/attention-verified/"
 
 
 def mkdocs_build(cwd: Path, site_dir: Path, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -39,7 +44,7 @@ def lang_dir(site: Path, lang: str) -> Path:
 def built_site(tmp_path_factory) -> Path:
     """The site built once per test session with --strict; fails with mkdocs' own output."""
     site = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(ROOT, site)
+    result = mkdocs_build(ROOT, site, env={"SITE_URL": PUBLISHED, "REPO_URL": REPOSITORY})
     if result.returncode != 0:
         pytest.fail(
             f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}", pytrace=False
@@ -87,19 +92,38 @@ def offline_site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def base_url(built_site):
-    """The built site served on 127.0.0.1 by a quiet thread for the whole session."""
+    """The built site served under SUB_PATH on 127.0.0.1 by a quiet thread for the session,
+    as a static host serves it: nothing outside SUB_PATH, and 404.html for a missing page."""
     import functools
     import http.server
     import threading
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
+    class SubPath(http.server.SimpleHTTPRequestHandler):
+        def translate_path(self, path: str) -> str:
+            if not path.startswith(SUB_PATH):
+                return str(built_site / "no such file")
+            return super().translate_path("/" + path.removeprefix(SUB_PATH))
+
+        def send_error(self, code, message=None, explain=None):
+            if code != 404:
+                return super().send_error(code, message, explain)
+            body = (built_site / "404.html").read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def list_directory(self, path):  # a static host lists no folders
+            self.send_error(404)
+
         def log_message(self, *args):
             pass
 
-    handler = functools.partial(Quiet, directory=str(built_site))
+    handler = functools.partial(SubPath, directory=str(built_site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    yield f"http://127.0.0.1:{server.server_address[1]}{SUB_PATH}"
     server.shutdown()
 
 
@@ -108,10 +132,10 @@ def browser():
     """Debian's Chromium driven by Playwright, one for the whole session."""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser_support import ARGS, CHROMIUM
+    from tests.browser_support import ARGS, BUNDLED, CHROMIUM
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = p.chromium.launch(executable_path=None if CHROMIUM == BUNDLED else CHROMIUM, args=ARGS)
         yield b
         b.close()
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conftest import mkdocs_build
+from tests.conftest import PUBLISHED, mkdocs_build
 
 PAGE = "why-dot-product-grows"
 
@@ -34,7 +34,7 @@ def test_built_pages_reference_no_other_host(built_site):
     offenders = set()
     for page in built_site.rglob("*.html"):
         for url in re.findall(r'(?:src|href)="(https?://[^"]+)"', page.read_text(encoding="utf-8")):
-            if not url.startswith("http://127.0.0.1:8000/"):
+            if not url.startswith(PUBLISHED):
                 offenders.add(url)
     # Links a reader clicks (e.g. to a paper) are fine; nothing may be *loaded* from elsewhere.
     loaded = {

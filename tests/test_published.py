@@ -1,0 +1,157 @@
+"""The site as published: built for a URL with a sub-path, served under it, every page visited.
+
+Every page of both languages loads with no request answered 4xx/5xx and none to another host;
+its language menu lands on the counterpart page; every same-site link and asset it names
+exists; canonical links and the sitemap carry the published URL; a missing address gets the
+404 page in both languages; and the page's edit and report links point into the repository.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests.browser_support import guarded_page, require_chromium
+from tests.conftest import DOCS, LANGS, PUBLISHED, REPOSITORY, SITE
+
+require_chromium()
+
+
+def pages(site) -> dict[str, str]:
+    """Every built page as {path below the site root: its language}, assets and 404 aside."""
+    found = {}
+    for html in sorted(site.rglob("index.html")):
+        rel = html.parent.relative_to(site).as_posix()
+        path = "" if rel == "." else rel + "/"
+        if path.startswith(("assets/", "search/")):
+            continue
+        prefixed = [c for c in LANGS if c != SITE.languages.default]
+        lang = next(
+            (c for c in prefixed if path.startswith(SITE.languages.prefix(c))),
+            SITE.languages.default,
+        )
+        found[path] = lang
+    return found
+
+
+def counterpart(path: str, lang: str, other: str) -> str:
+    """The same page in `other`."""
+    return SITE.languages.prefix(other) + path.removeprefix(SITE.languages.prefix(lang))
+
+
+@pytest.fixture(scope="module")
+def visits(browser, base_url, built_site):
+    """Visit every page once: failed responses, foreign requests, language menu, links."""
+    pg = guarded_page(browser, (base_url,))
+    failed: list[tuple[str, int, str]] = []
+    current = {"page": ""}
+    pg.on(
+        "response",
+        lambda r: r.status >= 400 and failed.append((current["page"], r.status, r.url)),
+    )
+    menus, links = {}, set()
+    for path in pages(built_site):
+        current["page"] = path
+        pg.goto(base_url + path, wait_until="networkidle")
+        menus[path] = pg.eval_on_selector_all(
+            "a.md-select__link[hreflang]", "as => as.map(a => [a.hreflang, a.href])"
+        )
+        for href in pg.eval_on_selector_all("[href], [src]", "es => es.map(e => e.href || e.src)"):
+            if href.startswith(base_url):
+                links.add(href.split("#")[0])
+    yield {"failed": failed, "foreign": list(pg.foreign), "menus": menus, "links": links}
+    pg.close()
+
+
+def test_the_site_has_every_page_of_both_languages(built_site):
+    found = pages(built_site)
+    for lang in LANGS:
+        sources = list((DOCS / lang).rglob("*.md")) + list((DOCS / lang).rglob("notebooks/*.py"))
+        assert sum(1 for code in found.values() if code == lang) == len(sources), lang
+
+
+def test_no_request_on_any_page_fails_or_leaves_the_site(visits):
+    assert not visits["failed"], visits["failed"][:10]
+    assert not visits["foreign"], visits["foreign"][:10]
+
+
+def test_the_language_menu_lands_on_the_counterpart_page(visits, base_url):
+    for path, menu in visits["menus"].items():
+        lang = next(code for code, url in menu if url == base_url + path)  # itself, listed
+        for code, url in menu:
+            assert url == base_url + counterpart(path, lang, code), (path, code, url)
+
+
+def test_every_same_site_link_and_asset_exists(visits, browser, base_url, built_site):
+    context = browser.new_context()
+    try:
+        missing = [
+            (url, r.status)
+            for url in sorted(visits["links"])
+            if (r := context.request.get(url)).status >= 400
+        ]
+    finally:
+        context.close()
+    assert {base_url + p for p in pages(built_site)} <= visits["links"]  # the nav links them all
+    assert not missing, missing[:10]
+
+
+def test_canonical_links_and_the_sitemap_carry_the_published_url(built_site):
+    found = pages(built_site)
+    for path in found:
+        html = (built_site / path / "index.html").read_text(encoding="utf-8")
+        assert f'<link rel="canonical" href="{PUBLISHED}{path}">' in html, path
+        # mkdocs-material#6582: Material fetches <href>/sitemap.xml for each of these
+        assert not re.search(r'<link rel="alternate" href="[^"]*" hreflang=', html), path
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    urls = ET.parse(built_site / "sitemap.xml").getroot().findall("s:url", ns)
+    locs = {u.find("s:loc", ns).text for u in urls}
+    assert locs == {PUBLISHED + p for p in found}
+    for u in urls:  # the hreflang pairs the pages no longer carry
+        alternates = {a.get("hreflang"): a.get("href") for a in u.findall("x:link", ns)}
+        path = u.find("s:loc", ns).text.removeprefix(PUBLISHED)
+        assert alternates == {
+            code: PUBLISHED + counterpart(path, found[path], code) for code in LANGS
+        }, path
+
+
+def test_a_missing_address_gets_the_404_page_in_both_languages(page, base_url):
+    response = page.goto(base_url + "no/such/page/", wait_until="networkidle")
+    assert response.status == 404
+    heading = page.locator("h1").inner_text()
+    assert "页面不存在" in heading and "Page not found" in heading
+    homes = page.eval_on_selector_all("article a", "as => as.map(a => a.href)")
+    assert homes == [base_url, base_url + "en/"]
+    menu = page.eval_on_selector_all("a.md-select__link", "as => as.map(a => a.href)")
+    assert menu == [base_url, base_url + "en/"]
+    assert page.evaluate("getComputedStyle(document.body).fontFamily")  # the theme's CSS loaded
+    assert not page.foreign
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_can_be_edited_and_reported_in_the_repository(built_site, lang):
+    for path, code in pages(built_site).items():
+        if code != lang:
+            continue
+        html = (built_site / path / "index.html").read_text(encoding="utf-8")
+        edit = re.search(r'href="([^"]+)"[^>]*rel="edit"', html)[1]
+        assert edit.startswith(f"{REPOSITORY}/edit/main/docs/{lang}/"), (path, edit)
+        source = DOCS.parent / edit.removeprefix(f"{REPOSITORY}/edit/main/")
+        assert source.is_file(), edit
+        report = re.search(r'href="([^"]+)"[^>]*data-action="report"', html)[1]
+        url = urlsplit(report.replace("&amp;", "&"))
+        assert f"{url.scheme}://{url.netloc}{url.path}" == f"{REPOSITORY}/issues/new"
+        query = parse_qs(url.query)
+        assert query["title"][0].startswith(f"[{lang}] ")
+        assert f"Page: {PUBLISHED}{path}" in query["body"][0]
+        assert f"Source: {source.relative_to(DOCS.parent).as_posix()}" in query["body"][0]
+
+
+def test_every_page_has_its_counterpart_built(built_site):
+    found = pages(built_site)
+    for path, lang in found.items():
+        for other in LANGS:
+            assert counterpart(path, lang, other) in found, (path, other)
