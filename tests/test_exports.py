@@ -8,7 +8,8 @@ from pathlib import Path
 import genanki
 import pytest
 
-from lockstep.cards.anki import FIELDS, note_guid
+from lockstep.cards.anki import note_guid
+from lockstep.cards.anki_model import FIELDS
 from lockstep.cards.deck import Deck
 from tests.conftest import LANGS, SITE, lang_dir
 
@@ -42,7 +43,7 @@ def test_anki_deck_has_one_complete_note_per_card(built_site, tmp_path, lang):
     assert set(by_id) == {c.id for c in deck}
     for card in deck:
         guid, mid, fields = by_id[card.id]
-        assert mid == ANKI["model_id"] and len(fields) == len(FIELDS)
+        assert mid == ANKI["model_ids"][lang] and len(fields) == len(FIELDS)
         assert all(f.strip() for f in fields), f"{card.id}: an empty field"
         assert guid == note_guid(card.id, lang) == genanki.guid_for(card.id, lang)
         assert "$" not in fields[2], "math must be \\( \\) or \\[ \\] for Anki's MathJax"

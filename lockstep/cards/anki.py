@@ -1,15 +1,24 @@
 """Anki export of a deck: one note per card and language, stable ids, math kept as TeX.
 
-Anki matches an imported note to the one already in a collection by its guid, and updates it
-when the imported copy is newer. So the guid is derived from (card id, language) and never
-changes, and the notes' modification time is the newest modification time of the card pages
-(or SOURCE_DATE_EPOCH): editing a card makes the next import update it instead of adding a
-duplicate. Math stays as TeX inside \\( \\) and \\[ \\], which Anki's built-in MathJax renders.
+Anki matches an imported note to the one in a collection by its guid, and replaces it only
+when the imported copy is newer; a note type likewise. So:
+
+* the guid is derived from (card id, language) and never changes;
+* each note's time is when its own card page, or the conversion to HTML (this file), last
+  changed (`lockstep.changed`): editing one card updates one note and leaves a reader's own
+  edits to the others alone;
+* the note type's time is when its template or CSS (`anki_model.py`) last changed, so a new
+  look reaches readers without touching any note;
+* each language has its own note type, so a reader who imports both decks gets no
+  "duplicate" flags (Anki compares first fields within a note type), and tags are
+  hierarchical under the deck's root (`attention-verified::module::numerics`) so they do not
+  merge with a reader's own.
+
+Math stays as TeX inside \\( \\) and \\[ \\], which Anki's built-in MathJax renders.
 """
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -17,31 +26,12 @@ from pathlib import Path
 import genanki
 import markdown
 
+from lockstep import changed, markup
+from lockstep.cards import anki_model
 from lockstep.cards.deck import Card, Deck
 from lockstep.markup import link_texts
 
-FIELDS = ("Id", "Question", "Answer")
-CSS = """.card { font-family: system-ui, "Noto Sans CJK SC", sans-serif; font-size: 18px;
-  text-align: left; color: #222; background: #fff; max-width: 40em; margin: auto; }
-.card ul { padding-left: 1.2em; } .card li { margin: .3em 0; }"""
-
-
-def model(deck: Deck) -> genanki.Model:
-    """The note type; its id is fixed forever in the vocabulary (a new id is a new note type)."""
-    return genanki.Model(
-        deck.vocabulary.anki["model_id"],
-        deck.vocabulary.anki["model_name"],
-        fields=[{"name": name} for name in FIELDS],
-        templates=[
-            {
-                "name": "Question → answer",
-                "qfmt": "{{Question}}",
-                "afmt": '{{FrontSide}}<hr id="answer">{{Answer}}',
-            }
-        ],
-        css=CSS,
-        sort_field_index=1,
-    )
+CONVERSION = (Path(__file__), Path(markup.__file__))  # what turns a card into note fields
 
 
 def to_html(text: str) -> str:
@@ -68,30 +58,43 @@ def note_fields(deck: Deck, card: Card, substitute: Callable[[str, str], str]) -
     return [card.id, question, to_html(html("answer") + "\n\n" + html("key_points"))]
 
 
-def source_timestamp(deck: Deck) -> float:
-    """SOURCE_DATE_EPOCH if set, else the newest modification time of any card page."""
-    if os.environ.get("SOURCE_DATE_EPOCH"):
-        return float(os.environ["SOURCE_DATE_EPOCH"])
-    paths = [p for lang in deck.site.languages for p in deck.paths(lang)]
-    return max((p.stat().st_mtime for p in paths), default=0.0)
+def note_tags(deck: Deck, card: Card) -> list[str]:
+    """Hierarchical tags under the deck's root: its module, difficulty and topic tags."""
+    root = deck.vocabulary.anki["tag_root"]
+    topics = [f"{root}::tag::{t}" for t in card.tags if t in deck.vocabulary.tags]
+    return [f"{root}::module::{card.module}", f"{root}::difficulty::{card.difficulty}", *topics]
+
+
+class TimedNote(genanki.Note):
+    """A note with its own modification time (genanki gives every note the package's)."""
+
+    def __init__(self, *args, mod: float, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.mod = mod
+
+    def write_to_db(self, cursor, timestamp: float, deck_id, id_gen):
+        """As genanki writes a note, with this note's time instead of the package's."""
+        super().write_to_db(cursor, self.mod, deck_id, id_gen)
 
 
 def package(deck: Deck, lang: str, substitute: Callable[[str, str], str]) -> bytes:
     """The .apkg of one language's cards, as bytes."""
     anki = deck.vocabulary.anki
-    note_type = model(deck)
+    note_type = anki_model.model(deck, lang)
+    conversion = changed.changed_at(CONVERSION)
     out = genanki.Deck(anki["deck_ids"][lang], anki["deck_names"][lang])
     for card in deck.cards(lang):
         out.add_note(
-            genanki.Note(
+            TimedNote(
                 model=note_type,
                 fields=note_fields(deck, card, substitute),
-                tags=[t for t in card.tags if t in deck.vocabulary.tags]
-                + [card.module, card.difficulty],
+                tags=note_tags(deck, card),
                 guid=note_guid(card.id, lang),
+                mod=max(conversion, changed.changed_at([card.path])),
             )
         )
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"cards.{lang}.apkg"
-        genanki.Package(out).write_to_file(str(path), timestamp=source_timestamp(deck))
+        # The package's time is the note type's (and the deck's): when the look last changed.
+        genanki.Package(out).write_to_file(str(path), timestamp=anki_model.changed_at())
         return path.read_bytes()

@@ -13,6 +13,7 @@ KINDS = ("sections", "labels", "modules", "categories", "difficulties", "tags")
 REQUIRED_SECTIONS = ("answer", "key_points", "derivation", "follow_ups", "links")
 LABELS = ("module", "category", "difficulty", "tags", "card", "links_to", "linked_from")
 LABELS += ("field_separator", "list_separator")  # "：" and "、" in Chinese
+ANKI_PER_LANGUAGE = ("model_ids", "model_names", "deck_ids", "deck_names")  # {lang: ...} each
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class Vocabulary:
     categories: dict[str, dict[str, str]]
     difficulties: dict[str, dict[str, str]]
     tags: dict[str, dict[str, str]]
-    anki: dict  # model_id, deck_ids {lang: id}, deck_names {lang: name}: fixed forever
+    anki: dict  # model_ids, model_names, deck_ids, deck_names {lang: ...}; tag_root: fixed
 
     @classmethod
     def load(cls, path: str | Path, languages: tuple[str, ...]) -> Vocabulary:
@@ -38,6 +39,13 @@ class Vocabulary:
                 missing = [lang for lang in languages if lang not in (labels or {})]
                 if missing:
                     problems.append(f"{path}: {kind}.{key} has no label for {missing}")
+        anki = data.get("anki") or {}
+        for key in ANKI_PER_LANGUAGE:
+            missing = [lang for lang in languages if lang not in (anki.get(key) or {})]
+            if missing:
+                problems.append(f"{path}: anki.{key} has nothing for {missing}")
+        if "anki" in data and not anki.get("tag_root"):
+            problems.append(f"{path}: anki.tag_root is missing")
         for kind, needed in (("sections", REQUIRED_SECTIONS), ("labels", LABELS)):
             missing = [k for k in needed if k not in (data.get(kind) or {})]
             if missing:
