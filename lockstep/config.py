@@ -39,6 +39,7 @@ class LockstepOptions(base.Config):
     # Languages written in Chinese script: wrapped lines joined, Chinese punctuation checked.
     chinese = c.ListOfItems(c.Type(str), default=[])
     mathjax = c.Type(bool, default=True)  # ship MathJax from the pinned PyPI package
+    vault_dest = c.Optional(c.Type(str))  # an Obsidian vault.<lang>.zip of the pages goes here
     cache_dir = c.Type(str, default=".cache")
 
 

@@ -29,7 +29,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 
-from lockstep import alternates, cjk, deps, mathjax, notebooks, offline, search
+from lockstep import alternates, cjk, deps, mathjax, notebooks, offline, search, vault
 from lockstep.cache import Cache
 from lockstep.cards import anki, render
 from lockstep.cards.deck import Deck, read_card
@@ -150,7 +150,21 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
             dest = f"{self.deck.options.anki_dest}/cards.{lang}.apkg"
             content = anki.package(self.deck, lang, self._exported)
             add_generated(files, config, self.languages, dest, content=content)
+        if self.site.options.vault_dest:
+            dest = f"{self.site.options.vault_dest}/vault.{lang}.zip"
+            content = vault.build(self.site, self.deck, lang, self._exported, self._figure(lang))
+            add_generated(files, config, self.languages, dest, content=content)
         return files
+
+    def _figure(self, lang: str):
+        """name -> the SVG of that figure in `lang` (for exports that carry figures as files)."""
+
+        def svg(name: str) -> Path:
+            if not self.figures or name not in self.figures.names:
+                raise PluginError(f"a page shows figure {name!r}, which the site does not draw")
+            return self.figures.svg(name, lang)
+
+        return svg
 
     @event_priority(10)  # before the tags plugin (-50) reads page.meta["tags"]
     def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files) -> str:

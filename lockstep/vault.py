@@ -1,0 +1,145 @@
+"""An Obsidian vault of one language: a note per page and per card, zipped.
+
+What Obsidian needs that a MkDocs page does not have: YAML front matter it can query (a card's
+id, module, difficulty and tags), links as `[[wikilinks]]` between notes, figures as files in
+the vault with `![[embeds]]`, no `{{ name }}` or `--8<--` left (computed values and snippets
+are written in, citations written out), and a map-of-content note per module. Pages keep
+their own Markdown otherwise: math is `$…$` / `$$…$$` already, which Obsidian renders.
+Notebooks (`.py` pages) are not notes; links to them, and to other files, become their text.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import markdown
+import yaml
+
+from lockstep.cards.deck import Deck
+from lockstep.fences import line_states
+from lockstep.frontmatter import split_front_matter
+from lockstep.markup import LINK, headings
+
+IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<target>[^)\s]+)\)")
+
+
+def expand_snippets(text: str, root: Path) -> str:
+    """`text` with every `--8<--` include written in, as pymdownx.snippets does for the site."""
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets"],
+        extension_configs={
+            "pymdownx.snippets": {
+                "base_path": [str(root)],
+                "check_paths": True,
+                "dedent_subsections": True,
+            }
+        },
+    )
+    return "\n".join(md.preprocessors["snippet"].run(text.split("\n")))
+
+
+class Vault:
+    """The notes and files of one language's vault, keyed by their path in the vault."""
+
+    def __init__(self, site, deck: Deck | None, lang: str, figure: Callable[[str], Path]):
+        self.site, self.deck, self.lang, self.figure = site, deck, lang, figure
+        self.tree = site.tree(lang)
+        self.files: dict[str, bytes] = {}
+
+    def note_path(self, page: str) -> str:
+        """A page's note: its path without `.md` (`derivation/history`)."""
+        return page.removesuffix(".md")
+
+    def _link(self, page: str, m: re.Match) -> str:
+        target, text = m["target"], m["text"]
+        if re.match(r"[a-z]+:", target) or not target:
+            return m[0]  # a URL stays a Markdown link
+        path, _, _anchor = target.partition("#")
+        if not path:
+            return text  # a link within the page: Obsidian anchors by heading text, not id
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
+        if resolved.endswith("/"):
+            resolved += "index.md"
+        if resolved.endswith(".md") and (self.tree / resolved).is_file():
+            return f"[[{self.note_path(resolved)}|{text}]]"
+        return text  # a notebook or a download: not in the vault
+
+    def _image(self, m: re.Match) -> str:
+        name = posixpath.basename(m["target"])
+        figure = re.fullmatch(rf"(?P<name>[\w-]+)\.{self.lang}\.svg", name)
+        if not figure:
+            return m[0]
+        self.files[f"figures/{name}"] = self.figure(figure["name"]).read_bytes()
+        return f"![[figures/{name}]]"
+
+    def convert(self, page: str, text: str) -> str:
+        """A page's Markdown as a note body: images embedded, links as wikilinks (prose only)."""
+        out = []
+        for line, fenced in line_states(text):
+            if not fenced:
+                line = IMAGE.sub(self._image, line)
+                line = LINK.sub(lambda m: self._link(page, m), line)
+            out.append(line)
+        return "\n".join(out)
+
+    def add_page(self, page: str, text: str, meta: dict) -> None:
+        """One note from a page's Markdown (values and citations already written in)."""
+        body = self.convert(page, expand_snippets(text, self.site.root))
+        head = f"---\n{yaml.safe_dump(meta, allow_unicode=True, sort_keys=False)}---\n\n"
+        self.files[self.note_path(page) + ".md"] = (head + body.strip() + "\n").encode()
+
+    def add_maps(self, titles: dict[str, str]) -> None:
+        """A map-of-content note per module, listing its cards (`titles`: module -> label)."""
+        for module, label in titles.items():
+            cards = [c for c in self.deck.cards(self.lang) if c.module == module]
+            if not cards:
+                continue
+            folder = self.deck.options.folder
+            lines = [f"- [[{folder}/{c.id}|{c.title}]]" for c in cards]
+            meta = yaml.safe_dump({"module": module, "tags": ["map"]}, allow_unicode=True)
+            body = f"---\n{meta}---\n\n# {label}\n\n" + "\n".join(lines) + "\n"
+            self.files[f"maps/{module}.md"] = body.encode()
+
+    def zip(self) -> bytes:
+        """The vault as a .zip, files in a stable order with a fixed date."""
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+            for name in sorted(self.files):
+                info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+                zf.writestr(info, self.files[name], compress_type=zipfile.ZIP_DEFLATED)
+        return buffer.getvalue()
+
+
+def build(site, deck: Deck | None, lang: str, exported, figure) -> bytes:
+    """The vault of `lang` as a .zip: every Markdown page and card a note, with module maps.
+
+    `exported(text, lang)` writes computed values and citations in; `figure(name)` gives the
+    path of figure `name` in `lang`."""
+    vault = Vault(site, deck, lang, figure)
+    cards = {c.path.resolve(): c for c in deck.cards(lang)} if deck else {}
+    for page in site.pages(lang):
+        if not page.endswith(".md"):
+            continue
+        path = (site.tree(lang) / page).resolve()
+        meta, body = split_front_matter(path.read_text(encoding="utf-8"))
+        card = cards.get(path)
+        if card:
+            meta = {
+                "id": card.id,
+                "module": card.module,
+                "difficulty": card.difficulty,
+                "tags": list(card.tags),
+                "related": [f"[[{deck.options.folder}/{r}]]" for r in card.related],
+            }
+        else:
+            title = next((t for _, level, t in headings(body) if level == 1), page)
+            meta = {"title": exported(title, lang)}
+        vault.add_page(page, exported(body, lang), meta)
+    if deck:
+        vault.add_maps({m: labels[lang] for m, labels in deck.vocabulary.modules.items()})
+    return vault.zip()
