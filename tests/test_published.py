@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urljoin, urlsplit
 
 import pytest
 
+from lockstep.cards.deck import Deck
 from tests.browser_support import guarded_page, require_chromium
 from tests.conftest import DOCS, LANGS, PUBLISHED, REPOSITORY, SITE
 
 require_chromium()
+DECK_DIR = Deck(SITE).options.anki_dest  # where the build writes the Anki decks
+DECK_FOLDER = Deck(SITE).options.folder  # where the card pages live
 
 
 def pages(site) -> dict[str, str]:
@@ -146,8 +149,9 @@ def test_every_page_can_be_edited_and_reported_in_the_repository(built_site, lan
         assert f"{url.scheme}://{url.netloc}{url.path}" == f"{REPOSITORY}/issues/new"
         query = parse_qs(url.query)
         assert query["title"][0].startswith(f"[{lang}] ")
-        assert f"Page: {PUBLISHED}{path}" in query["body"][0]
-        assert f"Source: {source.relative_to(DOCS.parent).as_posix()}" in query["body"][0]
+        body = query["body"][0].splitlines()  # labelled in the page's language
+        assert body[0].endswith(PUBLISHED + path)
+        assert body[1].endswith(source.relative_to(DOCS.parent).as_posix())
 
 
 def test_every_page_has_its_counterpart_built(built_site):
@@ -155,3 +159,24 @@ def test_every_page_has_its_counterpart_built(built_site):
     for path, lang in found.items():
         for other in LANGS:
             assert counterpart(path, lang, other) in found, (path, other)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_home_page_links_every_section_page_the_cards_and_the_downloads(built_site, lang):
+    home = SITE.languages.prefix(lang)
+    html = (built_site / home / "index.html").read_text(encoding="utf-8")
+    article = html[html.index("<article") : html.index("</article>")]  # not the navigation
+    linked = {
+        urlsplit(urljoin(PUBLISHED + home, href)).path
+        for href in re.findall(r'<a href="([^"#]+)', article)
+    }
+    cards = home + DECK_FOLDER + "/"
+    want = {  # every page but the cards one by one: the cards index lists those
+        urlsplit(PUBLISHED + p).path
+        for p, code in pages(built_site).items()
+        if code == lang and p != home and (p in (cards, cards + "handbook/") or cards not in p)
+    }
+    assert want <= linked, sorted(want - linked)
+    downloads = (f"{DECK_DIR}/cards.{lang}.apkg", f"{SITE.options.vault_dest}/vault.{lang}.zip")
+    for download in downloads:
+        assert urlsplit(PUBLISHED + home + download).path in linked, download
