@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha256sum | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help venv serve build handbook test lint bench bench-gpu bench-tiles bench-compile lock clean
+.PHONY: help venv serve build downloads handbook test lint bench bench-gpu bench-tiles bench-compile lock clean
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -28,6 +28,11 @@ serve: $(STAMP)  ## serve the site with live reload on http://127.0.0.1:8000
 
 build: $(STAMP)  ## build the static site into site/ (strict)
 	$(BIN)/mkdocs build --strict
+
+# What needs Chromium after the build (CHROMIUM as for the tests): the handbook as one HTML file
+# with its formulas drawn, and as a PDF, per language, into the built site's downloads.
+downloads: build  ## build, then the single-file handbook and its PDF into site/ (needs Chromium)
+	$(BIN)/python -m lockstep.single_file site
 
 # The offline edition: the whole site with Material's offline plugin (file://, search included),
 # including the printable handbook cards/handbook.html, zipped. A separate build keeps `make build`

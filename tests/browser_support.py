@@ -22,9 +22,14 @@ ARGS = [
 ]
 
 
+def chromium_available() -> bool:
+    """Whether the browser tests have a Chromium to drive."""
+    return CHROMIUM == BUNDLED or Path(CHROMIUM).exists()
+
+
 def require_chromium() -> None:
     """Skip the calling test module without Chromium, visibly; in CI that is a failure instead."""
-    if CHROMIUM == BUNDLED or Path(CHROMIUM).exists():
+    if chromium_available():
         return
     reason = f"{CHROMIUM} not found: install Debian's chromium and fonts-noto-cjk (.ci/run does)"
     if os.environ.get("CI"):

@@ -49,6 +49,14 @@ def built_site(tmp_path_factory) -> Path:
         pytest.fail(
             f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}", pytrace=False
         )
+    from tests.browser_support import chromium_available
+
+    if chromium_available():  # `make downloads`: the single-file handbook and its PDF
+        cmd = [sys.executable, "-m", "lockstep.single_file", str(site)]
+        env = {**os.environ, "SITE_URL": PUBLISHED}
+        done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        if done.returncode != 0:
+            pytest.fail(f"single-file export failed:\n{done.stdout}\n{done.stderr}", pytrace=False)
     return site
 
 

@@ -21,6 +21,8 @@ from tests.conftest import DOCS, LANGS, PUBLISHED, REPOSITORY, SITE
 require_chromium()
 DECK_DIR = Deck(SITE).options.anki_dest  # where the build writes the Anki decks
 DECK_FOLDER = Deck(SITE).options.folder  # where the card pages live
+# What the home and cards pages offer, each in the page's language (all in one folder).
+DOWNLOADS = (("cards", "apkg"), ("vault", "zip"), ("handbook", "html"), ("handbook", "pdf"))
 
 
 def pages(site) -> dict[str, str]:
@@ -177,6 +179,13 @@ def test_each_home_page_links_every_section_page_the_cards_and_the_downloads(bui
         if code == lang and p != home and (p in (cards, cards + "handbook/") or cards not in p)
     }
     assert want <= linked, sorted(want - linked)
-    downloads = (f"{DECK_DIR}/cards.{lang}.apkg", f"{SITE.options.vault_dest}/vault.{lang}.zip")
+    downloads = [f"{DECK_DIR}/{name}.{lang}.{ext}" for name, ext in DOWNLOADS]
     for download in downloads:
         assert urlsplit(PUBLISHED + home + download).path in linked, download
+    cards_index = (built_site / cards / "index.html").read_text(encoding="utf-8")
+    offered = {
+        urlsplit(urljoin(PUBLISHED + cards, href)).path
+        for tag in re.findall(r"<a [^>]*md-button[^>]*>", cards_index)
+        for href in re.findall(r'href="([^"#]+)"', tag)
+    }
+    assert {urlsplit(PUBLISHED + home + d).path for d in downloads} <= offered

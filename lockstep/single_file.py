@@ -1,0 +1,171 @@
+"""A built page as one self-contained HTML file and a PDF, made by Chromium after the build.
+
+    python -m lockstep.single_file SITE_DIR [--page cards/handbook/] [--name handbook]
+
+For each language, Chromium opens the built page, lets MathJax typeset it, and keeps the
+result: the article with its formulas as SVG (no script needed to read them), every style
+sheet inlined, images as data URIs, links within the page kept and links to other pages made
+absolute on the published site (SITE_URL), and a table of contents of the page's `h2`
+headings. The file opens from disk with nothing else and makes no request; printed (the PDF,
+also by Chromium) it has page numbers and an outline. Output: `<lang>/assets/downloads/
+<name>.<lang>.html` and `.pdf` in SITE_DIR. Needs Chromium (CHROMIUM, as the tests use it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import html
+import http.server
+import os
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+from lockstep.config import Site
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")  # "playwright": its own build
+CONTENTS = {"zh": "目录", "en": "Contents"}
+FOOTER = (
+    '<div style="font-size:8px;width:100%;text-align:center;color:#666">'
+    '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
+)
+
+# Runs in the page once MathJax has typeset it; returns the pieces of the single file.
+COLLECT = """async ({root, published}) => {
+  if (window.MathJax && MathJax.startup) await MathJax.startup.promise;
+  const article = document.querySelector("article").cloneNode(true);
+  // what only works with the site's scripts: copy buttons, permalinks, page actions
+  article.querySelectorAll("script, button, .md-code__nav, .headerlink, .md-content__button")
+    .forEach(e => e.remove());
+  const dataUri = async (src) => {
+    const blob = await (await fetch(src)).blob();
+    return await new Promise(done => {
+      const reader = new FileReader();
+      reader.onload = () => done(reader.result);
+      reader.readAsDataURL(blob);
+    });
+  };
+  for (const img of article.querySelectorAll("img")) {
+    img.src = await dataUri(img.src);
+    img.removeAttribute("loading");
+  }
+  const here = location.href.split("#")[0];
+  for (const a of article.querySelectorAll("a[href]")) {
+    const url = new URL(a.getAttribute("href"), location.href);
+    if (url.href.split("#")[0] === here) a.setAttribute("href", url.hash || "#");
+    else if (url.href.startsWith(root))
+      a.setAttribute("href", published + url.href.slice(root.length));
+  }
+  const css = [...document.styleSheets].map(sheet => {
+    try { return [...sheet.cssRules].map(rule => rule.cssText).join("\\n"); }
+    catch (e) { return ""; }
+  }).join("\\n");
+  const toc = [...article.querySelectorAll("h2[id]")]
+    .map(h => [h.id, h.textContent.replace(/\\s+/g, " ").trim()]);
+  const cache = document.getElementById("MJX-SVG-global-cache");
+  const body = {};
+  for (const {name, value} of document.body.attributes) body[name] = value;
+  return {title: document.title, css, toc, body, article: article.outerHTML,
+          cache: cache ? cache.outerHTML : ""};
+}"""
+
+
+@contextmanager
+def served(folder: Path):
+    """`folder` over HTTP on 127.0.0.1 (style sheets must be same-origin to be read)."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+
+
+@contextmanager
+def chromium():
+    """Chromium driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        path = None if CHROMIUM == "playwright" else CHROMIUM
+        browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def document(parts: dict, lang: str) -> str:
+    """The single HTML file from what COLLECT returned."""
+    attrs = "".join(f' {k}="{html.escape(v)}"' for k, v in parts["body"].items())
+    toc = "".join(f'<li><a href="#{i}">{html.escape(t)}</a></li>' for i, t in parts["toc"])
+    nav = f'<nav class="single-file-toc md-typeset"><h2>{CONTENTS[lang]}</h2><ol>{toc}</ol></nav>'
+    return (
+        f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
+        f"<title>{html.escape(parts['title'])}</title><style>{parts['css']}\n"
+        ".single-file{max-width:52rem;margin:0 auto;padding:1rem}"
+        "@media print{.single-file-toc{break-after:page}}</style></head>"
+        f'<body{attrs}><div class="single-file md-content">{nav}{parts["article"]}</div>'
+        f"{parts['cache']}</body></html>\n"
+    )
+
+
+def export(site_dir: Path, page: str, name: str, published: str) -> list[Path]:
+    """Write `<name>.<lang>.html` and `.pdf` for every language; the paths written."""
+    site = Site.load(Path.cwd() / "mkdocs.yml")
+    dest = site.options.cards.anki_dest
+    written = []
+    with served(site_dir) as root, chromium() as browser:
+        for lang in site.languages:
+            prefix = site.languages.prefix(lang)
+            tab = browser.new_page()
+            tab.goto(root + prefix + page, wait_until="networkidle")
+            parts = tab.evaluate(COLLECT, {"root": root, "published": published})
+            tab.close()
+            out = site_dir / prefix / dest / f"{name}.{lang}.html"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(document(parts, lang), encoding="utf-8")
+            pdf = out.with_suffix(".pdf")
+            printer = browser.new_page()
+            printer.goto(out.as_uri(), wait_until="load")
+            printer.pdf(
+                path=str(pdf),
+                format="A4",
+                print_background=True,
+                display_header_footer=True,
+                header_template="<span></span>",
+                footer_template=FOOTER,
+                margin={"top": "14mm", "bottom": "16mm", "left": "12mm", "right": "12mm"},
+                outline=True,
+                tagged=True,
+            )
+            printer.close()
+            written += [out, pdf]
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: export one page of a built site for every language."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("site_dir", type=Path)
+    parser.add_argument("--page", default="cards/handbook/")
+    parser.add_argument("--name", default="handbook")
+    args = parser.parse_args(argv)
+    published = os.environ.get("SITE_URL") or "http://127.0.0.1:8000/"
+    for path in export(args.site_dir, args.page, args.name, published.rstrip("/") + "/"):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
