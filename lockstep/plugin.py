@@ -157,12 +157,12 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         return files
 
     def _figure(self, lang: str):
-        """name -> the SVG of that figure in `lang` (for exports that carry figures as files)."""
+        """name -> the SVG of that figure in `lang`, or None if the site does not draw it (the
+        page's own image link then fails the build, naming the page)."""
 
-        def svg(name: str) -> Path:
-            if not self.figures or name not in self.figures.names:
-                raise PluginError(f"a page shows figure {name!r}, which the site does not draw")
-            return self.figures.svg(name, lang)
+        def svg(name: str) -> Path | None:
+            drawn = self.figures and name in self.figures.names
+            return self.figures.svg(name, lang) if drawn else None
 
         return svg
 

@@ -46,7 +46,7 @@ def expand_snippets(text: str, root: Path) -> str:
 class Vault:
     """The notes and files of one language's vault, keyed by their path in the vault."""
 
-    def __init__(self, site, deck: Deck | None, lang: str, figure: Callable[[str], Path]):
+    def __init__(self, site, deck: Deck | None, lang: str, figure: Callable[[str], Path | None]):
         self.site, self.deck, self.lang, self.figure = site, deck, lang, figure
         self.tree = site.tree(lang)
         self.files: dict[str, bytes] = {}
@@ -72,9 +72,10 @@ class Vault:
     def _image(self, m: re.Match) -> str:
         name = posixpath.basename(m["target"])
         figure = re.fullmatch(rf"(?P<name>[\w-]+)\.{self.lang}\.svg", name)
-        if not figure:
-            return m[0]
-        self.files[f"figures/{name}"] = self.figure(figure["name"]).read_bytes()
+        svg = self.figure(figure["name"]) if figure else None
+        if svg is None:
+            return m[0]  # not a drawn figure: left as the page wrote it
+        self.files[f"figures/{name}"] = svg.read_bytes()
         return f"![[figures/{name}]]"
 
     def convert(self, page: str, text: str) -> str:
@@ -119,7 +120,7 @@ def build(site, deck: Deck | None, lang: str, exported, figure) -> bytes:
     """The vault of `lang` as a .zip: every Markdown page and card a note, with module maps.
 
     `exported(text, lang)` writes computed values and citations in; `figure(name)` gives the
-    path of figure `name` in `lang`."""
+    path of figure `name` in `lang`, or None if the site does not draw it."""
     vault = Vault(site, deck, lang, figure)
     cards = {c.path.resolve(): c for c in deck.cards(lang)} if deck else {}
     for page in site.pages(lang):
