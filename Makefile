@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha256sum | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help venv serve build downloads handbook test lint bench bench-gpu bench-tiles bench-compile lock clean
+.PHONY: help venv serve build downloads offline handbook test lint bench bench-gpu bench-tiles bench-compile lock clean
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -29,21 +29,26 @@ serve: $(STAMP)  ## serve the site with live reload on http://127.0.0.1:8000
 build: $(STAMP)  ## build the static site into site/ (strict)
 	$(BIN)/mkdocs build --strict
 
-# What needs Chromium after the build (CHROMIUM as for the tests): the handbook as one HTML file
-# with its formulas drawn, and as a PDF, per language, into the built site's downloads.
-downloads: build  ## build, then the single-file handbook and its PDF into site/ (needs Chromium)
-	$(BIN)/python -m lockstep.single_file site
-
 # The offline edition: the whole site with Material's offline plugin (file://, search included),
-# including the printable handbook cards/handbook.html, zipped. A separate build keeps `make build`
-# and the served site as they are.
+# including the printable handbook cards/handbook.html. A separate build keeps `make build` and
+# the served site as they are.
 OFFLINE_SITE := .cache/offline/attention-verified
-handbook: $(STAMP)  ## offline edition (works from file://, with search) zipped into dist/
-	rm -rf $(OFFLINE_SITE) dist/attention-verified-offline.zip
+OFFLINE_ZIP := attention-verified-offline.zip
+offline: $(STAMP)  ## the offline edition into .cache/offline/ (works from file://, with search)
+	rm -rf $(OFFLINE_SITE)
 	OFFLINE=true $(BIN)/mkdocs build --strict --site-dir $(OFFLINE_SITE)
-	mkdir -p dist
-	$(BIN)/python -m zipfile -c dist/attention-verified-offline.zip $(OFFLINE_SITE)
-	@echo "dist/attention-verified-offline.zip: unzip it and open attention-verified/index.html"
+
+handbook: offline  ## the offline edition, zipped into dist/
+	mkdir -p dist && rm -f dist/$(OFFLINE_ZIP)
+	$(BIN)/python -m zipfile -c dist/$(OFFLINE_ZIP) $(OFFLINE_SITE)
+	@echo "dist/$(OFFLINE_ZIP): unzip it and open attention-verified/index.html"
+
+# What the site offers for download beyond what the build writes: the handbook as one HTML file
+# with its formulas drawn and as a PDF, per language (by Chromium, CHROMIUM as for the tests),
+# and the offline edition zipped, into the built site.
+downloads: build offline  ## build, then the single-file handbook, its PDF and the offline zip into site/
+	$(BIN)/python -m lockstep.single_file site
+	$(BIN)/python -m zipfile -c site/assets/downloads/$(OFFLINE_ZIP) $(OFFLINE_SITE)
 
 lint: $(STAMP)  ## ruff check and ruff format --check
 	$(BIN)/ruff check .

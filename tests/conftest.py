@@ -26,6 +26,7 @@ PROJECT = ("docs", "snippets", "attention_site", "bench", "lockstep", "overrides
 PUBLISHED = "https://example.org/attention-verified/"
 REPOSITORY = "https://github.com/example/attention-verified"
 SUB_PATH = "/attention-verified/"
+OFFLINE_ZIP = "attention-verified-offline.zip"  # as the Makefile names it
 
 
 def mkdocs_build(cwd: Path, site_dir: Path, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -41,8 +42,9 @@ def lang_dir(site: Path, lang: str) -> Path:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    """The site built once per test session with --strict; fails with mkdocs' own output."""
+def built_site(tmp_path_factory, offline_archive) -> Path:
+    """The site built once per test session with --strict, with what `make downloads` adds;
+    fails with mkdocs' own output."""
     site = tmp_path_factory.mktemp("site")
     result = mkdocs_build(ROOT, site, env={"SITE_URL": PUBLISHED, "REPO_URL": REPOSITORY})
     if result.returncode != 0:
@@ -57,6 +59,7 @@ def built_site(tmp_path_factory) -> Path:
         done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
         if done.returncode != 0:
             pytest.fail(f"single-file export failed:\n{done.stdout}\n{done.stderr}", pytrace=False)
+    shutil.copy(offline_archive, site / SITE.options.cards.anki_dest / OFFLINE_ZIP)
     return site
 
 
@@ -81,19 +84,25 @@ def project_copy(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def offline_site(tmp_path_factory) -> Path:
-    """The offline edition built, zipped like `make handbook` does, and unzipped elsewhere."""
-    import zipfile
-
+def offline_archive(tmp_path_factory) -> Path:
+    """The offline edition built and zipped as `make offline` and `make downloads` do."""
     work = tmp_path_factory.mktemp("offline")
     site = work / "attention-verified"
     result = mkdocs_build(ROOT, site, env={"OFFLINE": "true"})
     if result.returncode != 0:
         pytest.fail(f"offline build failed:\n{result.stdout}\n{result.stderr}", pytrace=False)
-    archive = work / "attention-verified-offline.zip"
+    archive = work / OFFLINE_ZIP
     subprocess.run([sys.executable, "-m", "zipfile", "-c", str(archive), str(site)], check=True)
+    return archive
+
+
+@pytest.fixture(scope="session")
+def offline_site(offline_archive, tmp_path_factory) -> Path:
+    """The offline edition as a reader has it: the download unzipped elsewhere."""
+    import zipfile
+
     unpacked = tmp_path_factory.mktemp("unzipped")
-    with zipfile.ZipFile(archive) as zf:
+    with zipfile.ZipFile(offline_archive) as zf:
         zf.extractall(unpacked)
     return unpacked / "attention-verified"
 

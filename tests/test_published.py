@@ -16,7 +16,7 @@ import pytest
 
 from lockstep.cards.deck import Deck
 from tests.browser_support import guarded_page, require_chromium
-from tests.conftest import DOCS, LANGS, PUBLISHED, REPOSITORY, SITE
+from tests.conftest import DOCS, LANGS, OFFLINE_ZIP, PUBLISHED, REPOSITORY, SITE
 
 require_chromium()
 DECK_DIR = Deck(SITE).options.anki_dest  # where the build writes the Anki decks
@@ -189,3 +189,5 @@ def test_each_home_page_links_every_section_page_the_cards_and_the_downloads(bui
         for href in re.findall(r'href="([^"#]+)"', tag)
     }
     assert {urlsplit(PUBLISHED + home + d).path for d in downloads} <= offered
+    offline = urlsplit(PUBLISHED + f"{DECK_DIR}/{OFFLINE_ZIP}").path  # one, for both languages
+    assert offline in linked and offline in offered
