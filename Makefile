@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha256sum | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help venv serve build downloads offline handbook test lint bench bench-gpu bench-tiles bench-compile lock clean
+.PHONY: help venv serve build downloads offline handbook test lint bench bench-pages bench-gpu bench-tiles bench-compile lock clean
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -61,6 +61,9 @@ bench: $(STAMP)  ## CPU kernel benchmark: prints ratios, writes bench/results/cp
 	$(BIN)/python -m bench.cpu
 
 # The GPU machine has its own Python, torch and triton and no network: nothing is installed.
+bench-pages: build  ## first-visit bytes and time to math of every page in Chromium: bench/results/pages.json
+	$(BIN)/python -m bench.pages site
+
 bench-gpu:  ## GPU benchmark with the machine's python3, torch, triton: bench/results/gpu.json
 	python3 -m bench.gpu
 

@@ -1,0 +1,139 @@
+"""What a reader's first visit costs: bytes transferred and time until the formulas are drawn.
+
+    python -m bench.pages site/            # every page of a built site -> bench/results/pages.json
+    python -m bench.pages site/ --quick    # two pages, to a file given with --out
+
+Each page is opened in a fresh Chromium context (an empty cache), served from 127.0.0.1.
+Bytes: every response body, and the same gzip-compressed (level 6) for text types, as a
+static host such as GitHub Pages sends them; images and archives count as they are. Time to
+math: from the start of navigation until MathJax's first typesetting of the page has finished
+(its `startup.pageReady` promise), on this machine without throttling. Needs Chromium
+(CHROMIUM, as the tests use it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gzip
+import json
+import os
+import platform
+import statistics
+import sys
+from pathlib import Path
+
+from lockstep.single_file import chromium, served
+
+RESULTS = Path(__file__).resolve().parent / "results" / "pages.json"
+TEXT = ("text/", "application/javascript", "application/json", "image/svg+xml", "application/xml")
+# Runs before the page's own scripts: when MathJax's configuration object is assigned, ask it
+# to note the time its first typesetting is done.
+MATH_TIMER = """
+Object.defineProperty(window, "MathJax", {
+  configurable: true,
+  set(config) {
+    delete window.MathJax;
+    config.startup = Object.assign({}, config.startup, {
+      pageReady: () => MathJax.startup.defaultPageReady().then(() => {
+        window.__mathDone = performance.now();
+      }),
+    });
+    window.MathJax = config;
+  },
+});
+"""
+QUICK = ("", "en/cards/handbook/")
+
+
+def pages(site: Path) -> list[str]:
+    """Every page of the built site, as a path below its root."""
+    found = []
+    for index in sorted(site.rglob("index.html")):
+        rel = index.parent.relative_to(site).as_posix()
+        path = "" if rel == "." else rel + "/"
+        if not path.startswith(("assets/", "search/")):
+            found.append(path)
+    return found
+
+
+def visit(browser, url: str) -> dict:
+    """One cold visit: requests, bytes raw and gzip-compressed, time to math, formulas drawn."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script(MATH_TIMER)
+    sizes = []
+
+    def record(response):
+        try:
+            body = response.body()
+        except Exception:  # a redirect or an aborted request has no body
+            return
+        kind = response.headers.get("content-type", "")
+        packed = len(gzip.compress(body, 6)) if kind.startswith(TEXT) else len(body)
+        sizes.append((len(body), packed))
+
+    page.on("response", record)
+    page.goto(url, wait_until="load")
+    page.wait_for_function("window.__mathDone !== undefined", timeout=120_000)
+    page.wait_for_load_state("networkidle")
+    math_ms = page.evaluate("window.__mathDone")
+    formulas = page.locator("mjx-container").count()
+    context.close()
+    return {
+        "requests": len(sizes),
+        "bytes": sum(raw for raw, _ in sizes),
+        "bytes_gzip": sum(packed for _, packed in sizes),
+        "math_ms": round(math_ms),
+        "formulas": formulas,
+    }
+
+
+def machine() -> dict:
+    """Where the numbers were measured."""
+    return {
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(terse=True),
+        "python": platform.python_version(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Visit every page (or two with --quick) and write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("site", type=Path)
+    parser.add_argument("--quick", action="store_true", help="two pages only")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    if not (args.site / "index.html").is_file():
+        raise SystemExit(f"{args.site} holds no built site: run `make build` first")
+    targets = list(QUICK) if args.quick else pages(args.site)
+    rows = []
+    with served(args.site) as root, chromium() as browser:
+        for path in targets:
+            row = {"page": path, **visit(browser, root + path)}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    gz = [r["bytes_gzip"] for r in rows]
+    math = [r["math_ms"] for r in rows]
+    report = {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "method": __doc__.split("\n\n", 2)[2].strip(),
+        "summary": {
+            "pages": len(rows),
+            "bytes_gzip_median": round(statistics.median(gz)),
+            "bytes_gzip_max": max(gz),
+            "math_ms_median": round(statistics.median(math)),
+            "math_ms_max": max(math),
+        },
+        "results": rows,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(json.dumps(report["summary"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
