@@ -114,6 +114,9 @@ def document(parts: dict, lang: str) -> str:
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>{html.escape(parts['title'])}</title><style>{parts['css']}\n"
         ".single-file{max-width:52rem;margin:0 auto;padding:1rem}"
+        # MathJax draws glyphs as filled paths in a <g stroke-width="0">; in a PDF a zero line
+        # width is the thinnest line the device can draw, so printed formulas came out bold.
+        'mjx-container g[stroke-width="0"]{stroke:none}'
         "@media print{.single-file-toc{break-after:page}}</style></head>"
         f'<body{attrs}><div class="single-file md-content">{nav}{parts["article"]}</div>'
         f"{parts['cache']}</body></html>\n"
