@@ -16,7 +16,8 @@ Per build: every page must exist in every language, the cards must follow their 
 `{{ name }}` becomes a computed value, figures are drawn into the cache and added to the site,
 notebooks are executed through the cache, citations are written out from the bibliography
 with a list of references per page, the first use of each glossary term gets its definition
-as hover text, MathJax and the Anki decks are added as files.
+as hover text, MathJax, the Anki decks and the Obsidian vaults are added as files, and pages
+lose the hreflang links that made Material request a sitemap below each (mkdocs-material#6582).
 """
 
 from __future__ import annotations
