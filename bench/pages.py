@@ -23,7 +23,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from lockstep.single_file import chromium, served
+from lockstep.browser import built_pages, chromium, served
 
 RESULTS = Path(__file__).resolve().parent / "results" / "pages.json"
 TEXT = ("text/", "application/javascript", "application/json", "image/svg+xml", "application/xml")
@@ -44,17 +44,6 @@ Object.defineProperty(window, "MathJax", {
 });
 """
 QUICK = ("", "en/cards/handbook/")
-
-
-def pages(site: Path) -> list[str]:
-    """Every page of the built site, as a path below its root."""
-    found = []
-    for index in sorted(site.rglob("index.html")):
-        rel = index.parent.relative_to(site).as_posix()
-        path = "" if rel == "." else rel + "/"
-        if not path.startswith(("assets/", "search/")):
-            found.append(path)
-    return found
 
 
 def visit(browser, url: str) -> dict:
@@ -107,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not (args.site / "index.html").is_file():
         raise SystemExit(f"{args.site} holds no built site: run `make build` first")
-    targets = list(QUICK) if args.quick else pages(args.site)
+    targets = list(QUICK) if args.quick else built_pages(args.site)
     rows = []
     with served(args.site) as root, chromium() as browser:
         for path in targets:

@@ -22,7 +22,7 @@ def drop_hreflang_links(html: str) -> str:
     return HREFLANG_LINK.sub("", head) + sep + body
 
 
-LANGUAGE_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]+)" class="md-select__link">')
+LANGUAGE_LINK = re.compile(r'(<a href=")[^"]*(" hreflang="([^"]+)" class="md-select__link">)')
 
 
 def language_menu_to_homes(html: str, homes: dict[str, str]) -> str:
@@ -30,8 +30,4 @@ def language_menu_to_homes(html: str, homes: dict[str, str]) -> str:
 
     For 404.html, which has no counterpart page: the i18n plugin leaves the menu pointing at
     whichever page was built last."""
-
-    def home(m: re.Match) -> str:
-        return m[0].replace(m[0].split('"')[1], homes[m[1]], 1)
-
-    return LANGUAGE_LINK.sub(home, html)
+    return LANGUAGE_LINK.sub(lambda m: m[1] + homes[m[3]] + m[2], html)

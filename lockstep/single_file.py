@@ -1,6 +1,7 @@
 """A built page as one self-contained HTML file and a PDF, made by Chromium after the build.
 
     python -m lockstep.single_file SITE_DIR [--page cards/handbook/] [--name handbook]
+                                   [--config mkdocs.yml]
 
 For each language, Chromium opens the built page, lets MathJax typeset it, and keeps the
 result: the article with its formulas as SVG (no script needed to read them), every style
@@ -14,18 +15,14 @@ also by Chromium) it has page numbers and an outline. Output: `<lang>/assets/dow
 from __future__ import annotations
 
 import argparse
-import functools
 import html
-import http.server
 import os
 import sys
-import threading
-from contextlib import contextmanager
 from pathlib import Path
 
+from lockstep.browser import chromium, served
 from lockstep.config import Site
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")  # "playwright": its own build
 CONTENTS = {"zh": "目录", "en": "Contents"}
 FOOTER = (
     '<div style="font-size:8px;width:100%;text-align:center;color:#666">'
@@ -72,38 +69,6 @@ COLLECT = """async ({root, published}) => {
 }"""
 
 
-@contextmanager
-def served(folder: Path):
-    """`folder` over HTTP on 127.0.0.1 (style sheets must be same-origin to be read)."""
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-
-
-@contextmanager
-def chromium():
-    """Chromium driven by Playwright."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        path = None if CHROMIUM == "playwright" else CHROMIUM
-        browser = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        try:
-            yield browser
-        finally:
-            browser.close()
-
-
 def document(parts: dict, lang: str) -> str:
     """The single HTML file from what COLLECT returned."""
     attrs = "".join(f' {k}="{html.escape(v)}"' for k, v in parts["body"].items())
@@ -123,9 +88,8 @@ def document(parts: dict, lang: str) -> str:
     )
 
 
-def export(site_dir: Path, page: str, name: str, published: str) -> list[Path]:
+def export(site: Site, site_dir: Path, page: str, name: str, published: str) -> list[Path]:
     """Write `<name>.<lang>.html` and `.pdf` for every language; the paths written."""
-    site = Site.load(Path.cwd() / "mkdocs.yml")
     dest = site.options.cards.anki_dest
     written = []
     with served(site_dir) as root, chromium() as browser:
@@ -163,9 +127,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("site_dir", type=Path)
     parser.add_argument("--page", default="cards/handbook/")
     parser.add_argument("--name", default="handbook")
+    parser.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
     args = parser.parse_args(argv)
+    site = Site.load(args.config.resolve())
     published = os.environ.get("SITE_URL") or "http://127.0.0.1:8000/"
-    for path in export(args.site_dir, args.page, args.name, published.rstrip("/") + "/"):
+    for path in export(site, args.site_dir, args.page, args.name, published.rstrip("/") + "/"):
         print(f"wrote {path}")
     return 0
 

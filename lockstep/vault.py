@@ -59,9 +59,9 @@ class Vault:
         target, text = m["target"], m["text"]
         if re.match(r"[a-z]+:", target) or not target:
             return m[0]  # a URL stays a Markdown link
-        path, _, _anchor = target.partition("#")
+        path = target.partition("#")[0]  # Obsidian anchors by heading text, not by id
         if not path:
-            return text  # a link within the page: Obsidian anchors by heading text, not id
+            return text  # a link within the page
         resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
         if resolved.endswith("/"):
             resolved += "index.md"
@@ -127,7 +127,7 @@ def build(site, deck: Deck | None, lang: str, exported, figure) -> bytes:
         if not page.endswith(".md"):
             continue
         path = (site.tree(lang) / page).resolve()
-        meta, body = split_front_matter(path.read_text(encoding="utf-8"))
+        _, body = split_front_matter(path.read_text(encoding="utf-8"))
         card = cards.get(path)
         if card:
             meta = {

@@ -5,31 +5,14 @@ from pathlib import Path
 
 import pytest
 
-# Debian's Chromium (.ci/run installs it). CHROMIUM=playwright takes the one that
-# `playwright install chromium` downloads instead: the GitHub workflow runs on Ubuntu, whose
-# chromium package is a snap.
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-BUNDLED = "playwright"
+from lockstep.browser import CHROMIUM, available
+
 SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
-# Without the background-networking flags Chromium keeps calling home, which this machine refuses.
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-
-
-def chromium_available() -> bool:
-    """Whether the browser tests have a Chromium to drive."""
-    return CHROMIUM == BUNDLED or Path(CHROMIUM).exists()
 
 
 def require_chromium() -> None:
     """Skip the calling test module without Chromium, visibly; in CI that is a failure instead."""
-    if chromium_available():
+    if available():
         return
     reason = f"{CHROMIUM} not found: install Debian's chromium and fonts-noto-cjk (.ci/run does)"
     if os.environ.get("CI"):

@@ -51,9 +51,9 @@ def built_site(tmp_path_factory, offline_archive) -> Path:
         pytest.fail(
             f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}", pytrace=False
         )
-    from tests.browser_support import chromium_available
+    from lockstep.browser import available
 
-    if chromium_available():  # `make downloads`: the single-file handbook and its PDF
+    if available():  # `make downloads`: the single-file handbook and its PDF
         cmd = [sys.executable, "-m", "lockstep.single_file", str(site)]
         env = {**os.environ, "SITE_URL": PUBLISHED}
         done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
@@ -109,52 +109,20 @@ def offline_site(offline_archive, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def base_url(built_site):
-    """The built site served under SUB_PATH on 127.0.0.1 by a quiet thread for the session,
-    as a static host serves it: nothing outside SUB_PATH, and 404.html for a missing page."""
-    import functools
-    import http.server
-    import threading
+    """The built site served under SUB_PATH as a static host serves it, for the session."""
+    from lockstep.browser import served
 
-    class SubPath(http.server.SimpleHTTPRequestHandler):
-        def translate_path(self, path: str) -> str:
-            if not path.startswith(SUB_PATH):
-                return str(built_site / "no such file")
-            return super().translate_path("/" + path.removeprefix(SUB_PATH))
-
-        def send_error(self, code, message=None, explain=None):
-            if code != 404:
-                return super().send_error(code, message, explain)
-            body = (built_site / "404.html").read_bytes()
-            self.send_response(404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def list_directory(self, path):  # a static host lists no folders
-            self.send_error(404)
-
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(SubPath, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}{SUB_PATH}"
-    server.shutdown()
+    with served(built_site, SUB_PATH) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium driven by Playwright, one for the whole session."""
-    from playwright.sync_api import sync_playwright
+    """Chromium driven by Playwright, one for the whole session."""
+    from lockstep.browser import chromium
 
-    from tests.browser_support import ARGS, BUNDLED, CHROMIUM
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=None if CHROMIUM == BUNDLED else CHROMIUM, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

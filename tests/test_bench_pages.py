@@ -7,7 +7,8 @@ import json
 import subprocess
 import sys
 
-from bench.pages import QUICK, RESULTS, pages
+from bench.pages import QUICK, RESULTS
+from lockstep.browser import built_pages
 from tests.browser_support import require_chromium
 from tests.conftest import ROOT
 
@@ -31,5 +32,5 @@ def test_committed_results_are_of_pages_the_site_has(built_site):
     # A new page need not re-run the benchmark; a measured page that is gone must.
     report = json.loads(RESULTS.read_text(encoding="utf-8"))
     measured = {r["page"] for r in report["results"]}
-    assert set(QUICK) <= measured <= set(pages(built_site))
+    assert set(QUICK) <= measured <= set(built_pages(built_site))
     assert report["date"] and report["machine"]["cpus"]

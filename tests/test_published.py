@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 import pytest
 
+from lockstep.browser import built_pages
 from lockstep.cards.deck import Deck
 from tests.browser_support import guarded_page, require_chromium
 from tests.conftest import DOCS, LANGS, OFFLINE_ZIP, PUBLISHED, REPOSITORY, SITE
@@ -26,20 +27,15 @@ DOWNLOADS = (("cards", "apkg"), ("vault", "zip"), ("handbook", "html"), ("handbo
 
 
 def pages(site) -> dict[str, str]:
-    """Every built page as {path below the site root: its language}, assets and 404 aside."""
-    found = {}
-    for html in sorted(site.rglob("index.html")):
-        rel = html.parent.relative_to(site).as_posix()
-        path = "" if rel == "." else rel + "/"
-        if path.startswith(("assets/", "search/")):
-            continue
-        prefixed = [c for c in LANGS if c != SITE.languages.default]
-        lang = next(
+    """Every built page as {path below the site root: its language}."""
+    prefixed = [c for c in LANGS if c != SITE.languages.default]
+    return {
+        path: next(
             (c for c in prefixed if path.startswith(SITE.languages.prefix(c))),
             SITE.languages.default,
         )
-        found[path] = lang
-    return found
+        for path in built_pages(site)
+    }
 
 
 def counterpart(path: str, lang: str, other: str) -> str:
