@@ -288,19 +288,20 @@ def gpu_targets(lang: str) -> str:
 
 UNBEATEN = {
     "zh": "在 d = {d} 时，最好的一组候选比默认的块{dir} {diff}%"
-    "（对计时的各个 N 与两种模式取几何平均）；没有哪组候选比它快出的幅度超过两次运行之间的差异"
-    "（默认的块在同一形状上两次计时之差最多 {spread}%）。",
+    "（对计时的各个 N 与两种模式取几何平均）；"
+    "没有哪组候选比默认的块快出的幅度超过两次运行之间的差异"
+    "（默认的块在同一形状、同一模式上两次计时之差最多 {spread}%）。",
     "en": "At d = {d}, the best candidate ran {diff}% {dir} than the default tiles (geometric "
     "mean over the timed N and both modes); none beat them by more than the run-to-run spread "
-    "(the default's own two timings of one shape differ by up to {spread}%).",
+    "(the default's own two timings of one shape and mode differ by up to {spread}%).",
 }
 BEATEN = {  # only when the best ran faster by more than the spread, so "faster"
     "zh": "在 d = {d} 时，最好的一组候选比默认的块快 {diff}%"
     "（对计时的各个 N 与两种模式取几何平均），超出了两次运行之间的差异"
-    "（默认的块在同一形状上两次计时之差最多 {spread}%）。",
+    "（默认的块在同一形状、同一模式上两次计时之差最多 {spread}%）。",
     "en": "At d = {d}, the best candidate ran {diff}% faster than the default tiles (geometric "
     "mean over the timed N and both modes), beyond the run-to-run spread (the default's own "
-    "two timings of one shape differ by up to {spread}%).",
+    "two timings of one shape and mode differ by up to {spread}%).",
 }
 FASTER = {"zh": ("快", "慢"), "en": ("faster", "slower")}
 SENTENCE_JOIN = {"zh": "", "en": " "}  # no space after a full-width full stop

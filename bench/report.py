@@ -92,6 +92,6 @@ def tile_margins(results: dict, d: int) -> tuple[float, float]:
 
 def tiles_unbeaten(results: dict, d: int) -> bool:
     """At head size d, no candidate beat the default tiles (geometric mean over N and modes)
-    by more than the default's own two timings of one shape differ at that d."""
+    by more than the default's own two timings of one shape and mode differ at that d."""
     best, spread = tile_margins(results, d)
     return best <= spread
