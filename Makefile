@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml | sha256sum | cut -c1-16)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml package-lock.json | sha256sum | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help venv serve build downloads offline handbook test lint bench bench-pages bench-gpu bench-tiles bench-compile lock clean
@@ -11,17 +11,19 @@ export NO_MKDOCS_2_WARNING := 1
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-# The stamp's name carries a hash of requirements.txt: a changed lock reinstalls.
-$(STAMP): requirements.txt pyproject.toml
+# The stamp's name carries a hash of the locks: a changed lock reinstalls. npm's lock pins
+# MathJax, which draws the formulas at build time (Node.js from the system).
+$(STAMP): requirements.txt pyproject.toml package-lock.json
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
 	@# Editable install: registers the lockstep plugin's entry point and puts the repository
 	@# root on sys.path (snippets/, tests/ importable from notebooks and tests). No downloads.
 	$(BIN)/python -m pip install --disable-pip-version-check -q --no-deps --no-build-isolation -e .
+	npm ci --no-audit --no-fund --loglevel=error
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
-venv: $(STAMP)  ## create or refresh .venv from requirements.txt
+venv: $(STAMP)  ## create or refresh .venv (requirements.txt) and node_modules (package-lock.json)
 
 serve: $(STAMP)  ## serve the site with live reload on http://127.0.0.1:8000
 	$(BIN)/mkdocs serve --livereload --dev-addr 127.0.0.1:8000

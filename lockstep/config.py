@@ -38,7 +38,7 @@ class LockstepOptions(base.Config):
     glossary = c.Optional(c.File(exists=True))  # YAML: term -> renderings, variants, definitions
     # Languages written in Chinese script: wrapped lines joined, Chinese punctuation checked.
     chinese = c.ListOfItems(c.Type(str), default=[])
-    mathjax = c.Type(bool, default=True)  # ship MathJax from the pinned PyPI package
+    mathjax = c.Type(bool, default=True)  # draw formulas as SVG at build time (lockstep/math.py)
     vault_dest = c.Optional(c.Type(str))  # an Obsidian vault.<lang>.zip of the pages goes here
     cache_dir = c.Type(str, default=".cache")
 

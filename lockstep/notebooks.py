@@ -32,6 +32,9 @@ from lockstep.cache import Cache, digest
 
 HTML_HEADING = re.compile(r'<h([1-6]) id="[^"]*">(.*?)<a class="anchor-link" href="#[^"]*">', re.S)
 PAGE_LINK = re.compile(r'href="([^":#]+\.md)(#[^"]*)?"')
+# nbconvert's template loads MathJax 2 (with an empty src) to typeset in the browser; the build
+# draws the formulas instead (lockstep/math.py), so the loader and its configuration go.
+MATHJAX_LOADER = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
 # mkdocs-jupyter options that change the rendered page (they key its own cache too).
 RENDER_OPTIONS = (
     "execute", "kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
@@ -104,7 +107,8 @@ def _toc_ids(items) -> list[str]:
 
 
 def fix_html(html: str, page, files) -> str:
-    """Chinese headings get the table of contents' ids; links to page sources are resolved."""
+    """Chinese headings get the table of contents' ids; links to page sources are resolved;
+    nbconvert's MathJax loader is dropped."""
     ids = _toc_ids(page.toc)
     if len(ids) != len(HTML_HEADING.findall(html)):
         raise PluginError(f"{page.file.src_uri}: headings and table of contents do not match")
@@ -121,4 +125,5 @@ def fix_html(html: str, page, files) -> str:
             raise PluginError(f"{page.file.src_uri}: link to a missing page {m[1]!r}")
         return f'href="{target.url_relative_to(page.file)}{m[2] or ""}"'
 
+    html = MATHJAX_LOADER.sub("", html)
     return PAGE_LINK.sub(resolve, HTML_HEADING.sub(relabel, html))

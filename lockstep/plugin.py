@@ -16,8 +16,9 @@ Per build: every page must exist in every language, the cards must follow their 
 `{{ name }}` becomes a computed value, figures are drawn into the cache and added to the site,
 notebooks are executed through the cache, citations are written out from the bibliography
 with a list of references per page, the first use of each glossary term gets its definition
-as hover text, MathJax, the Anki decks and the Obsidian vaults are added as files, and pages
-lose the hreflang links that made Material request a sitemap below each (mkdocs-material#6582).
+as hover text, formulas are drawn as SVG at build time (no script for readers), the Anki decks
+and the Obsidian vaults are added as files, and pages lose the hreflang links that made
+Material request a sitemap below each (mkdocs-material#6582).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 
-from lockstep import alternates, cjk, deps, mathjax, notebooks, offline, search, vault
+from lockstep import alternates, cjk, deps, math, notebooks, offline, search, vault
 from lockstep.cache import Cache
 from lockstep.cards import anki, render
 from lockstep.cards.deck import Deck, read_card
@@ -76,6 +77,12 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
             else None
         )
         self.notebook_cache = Cache(site.cache("notebooks"), "json")
+        self.math = None
+        if site.options.mathjax:
+            mathjax = math.MathJax(math.node_modules(site.root))
+            self.math = math.PageMath(mathjax, Cache(site.cache("math"), "json"), site.root)
+            if math.CSS_DEST not in config.extra_css:
+                config.extra_css.append(math.CSS_DEST)
         return config
 
     def _deck_values(self) -> dict:
@@ -125,6 +132,9 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
             for lang in self.languages
             for page in self.site.pages(lang)
         )
+        if self.math:
+            pages = [(lang, page) for lang in self.languages for page in self.site.pages(lang)]
+            self.math.cache.prune(math.cache_name(lang, page) for lang, page in pages)
 
     def _check_translations(self) -> None:
         pages = {lang: set(self.site.pages(lang)) for lang in self.languages}
@@ -144,9 +154,10 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
             for name in self.figures.names:
                 src = f"{self.site.options.figures_dest}/{name}.{lang}.svg"
                 add_generated(files, config, self.languages, src, path=self.figures.svg(name, lang))
-        if self.site.options.mathjax and lang == self.languages.default:
-            # Every language's pages load extra_javascript from the site root: one copy.
-            add_generated(files, config, self.languages, mathjax.DEST, path=mathjax.mathjax_file())
+        if self.math and lang == self.languages.default:
+            # Every language's pages load extra_css from the site root: one copy.
+            css = self.math.mathjax.css().encode()
+            add_generated(files, config, self.languages, math.CSS_DEST, content=css)
         if self.deck:
             dest = f"{self.deck.options.anki_dest}/cards.{lang}.apkg"
             content = anki.package(self.deck, lang, self._exported)
@@ -217,13 +228,23 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
 
     def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:
         output = alternates.drop_hreflang_links(output)  # mkdocs-material#6582
+        if self.math:
+            lang = current_language(config)
+            page_path = Path(page.file.abs_src_path).relative_to(self.site.tree(lang)).as_posix()
+            output = self.math.typeset(output, math.cache_name(lang, page_path))
         # Each language searches its own index (split in on_post_build).
         return search.with_language_base(output, self.languages.prefix(current_language(config)))
+
+    def on_build_error(self, error: Exception) -> None:
+        if getattr(self, "math", None):
+            self.math.mathjax.close()  # a failed build leaves no Node process behind
 
     @event_priority(-100)  # after i18n has merged the languages' indexes (it is listed first)
     def on_post_build(self, config: MkDocsConfig) -> None:
         if config.plugins["i18n"].building:
             return  # the build of another language, nested in the default one's
+        if self.math:
+            self.math.mathjax.close()
         offline_plugin = config.plugins.get("material/offline")
         offline_on = bool(offline_plugin and offline_plugin.config.enabled)
         search.split_index(Path(config.site_dir), self.languages, offline=offline_on)

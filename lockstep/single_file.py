@@ -3,8 +3,8 @@
     python -m lockstep.single_file SITE_DIR [--page cards/handbook/] [--name handbook]
                                    [--config mkdocs.yml]
 
-For each language, Chromium opens the built page, lets MathJax typeset it, and keeps the
-result: the article with its formulas as SVG (no script needed to read them), every style
+For each language, Chromium opens the built page and keeps what a reader sees: the article
+with its formulas as the build drew them, SVG (no script needed to read them), every style
 sheet inlined, images as data URIs, links within the page kept and links to other pages made
 absolute on the published site (SITE_URL), and a table of contents of the page's `h2`
 headings. The file opens from disk with nothing else and makes no request; printed (the PDF,
@@ -29,9 +29,9 @@ FOOTER = (
     '<span class="pageNumber"></span> / <span class="totalPages"></span></div>'
 )
 
-# Runs in the page once MathJax has typeset it; returns the pieces of the single file.
+# Runs in the loaded page; returns the pieces of the single file. The formulas' glyphs are
+# defined once per page, in MJX-SVG-global-cache (lockstep/math.py): it comes along.
 COLLECT = """async ({root, published}) => {
-  if (window.MathJax && MathJax.startup) await MathJax.startup.promise;
   const article = document.querySelector("article").cloneNode(true);
   // what only works with the site's scripts: copy buttons, permalinks, page actions
   article.querySelectorAll("script, button, .md-code__nav, .headerlink, .md-content__button")

@@ -74,6 +74,7 @@ def copy_project(dest: Path, share_cache: bool = True) -> Path:
     if share_cache:
         (ROOT / ".cache").mkdir(exist_ok=True)
         (dest / ".cache").symlink_to(ROOT / ".cache")
+    (dest / "node_modules").symlink_to(ROOT / "node_modules")  # MathJax for the build (npm ci)
     return dest
 
 
