@@ -91,6 +91,7 @@ def document(parts: dict, lang: str) -> str:
 def export(site: Site, site_dir: Path, page: str, name: str, published: str) -> list[Path]:
     """Write `<name>.<lang>.html` and `.pdf` for every language; the paths written."""
     dest = site.options.cards.anki_dest
+    site_dir = site_dir.resolve()  # the PDF printer opens the file by its file:// URL
     written = []
     with served(site_dir) as root, chromium() as browser:
         for lang in site.languages:

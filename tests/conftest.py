@@ -54,7 +54,8 @@ def built_site(tmp_path_factory, offline_archive) -> Path:
     from lockstep.browser import available
 
     if available():  # `make downloads`: the single-file handbook and its PDF
-        cmd = [sys.executable, "-m", "lockstep.single_file", str(site)]
+        # A relative path, as `make downloads` passes `site`.
+        cmd = [sys.executable, "-m", "lockstep.single_file", os.path.relpath(site, ROOT)]
         env = {**os.environ, "SITE_URL": PUBLISHED}
         done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
         if done.returncode != 0:

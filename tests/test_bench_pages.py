@@ -34,3 +34,35 @@ def test_committed_results_are_of_pages_the_site_has(built_site):
     measured = {r["page"] for r in report["results"]}
     assert set(QUICK) <= measured <= set(built_pages(built_site))
     assert report["date"] and report["machine"]["cpus"]
+
+
+def test_readme_states_the_committed_before_and_after_figures():
+    import re
+
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### A reader's first visit", 1)[1].split("\n#", 1)[0]
+    table = {row.split("|")[1].strip(): row for row in section.splitlines() if row.startswith("| ")}
+    before = json.loads((RESULTS.parent / "pages-mathjax.json").read_text(encoding="utf-8"))
+    after = json.loads(RESULTS.read_text(encoding="utf-8"))
+
+    def cells(row: str) -> list[int]:
+        return [int(n.replace(",", "")) for n in re.findall(r"(\d[\d,]*) (?:B|ms)", row)]
+
+    b, a = before["summary"], after["summary"]
+    assert cells(table["first visit, gzip"]) == [
+        b["bytes_gzip_median"], b["bytes_gzip_max"], a["bytes_gzip_median"], a["bytes_gzip_max"]
+    ]  # fmt: skip
+    assert cells(table["time to math"]) == [
+        b["math_ms_median"], b["math_ms_max"], a["math_ms_median"], a["math_ms_max"]
+    ]  # fmt: skip
+    assert cells(table["page parsed and laid out"]) == [a["parsed_ms_median"], a["parsed_ms_max"]]
+    heaviest = {r["page"]: r for r in after["results"]}
+    for row, key in (
+        ("first visit, gzip", "bytes_gzip"),
+        ("time to math", "math_ms"),
+        ("page parsed and laid out", "parsed_ms"),
+    ):
+        page = re.search(r"\(`([^`]*)`\)", table[row])[1]
+        assert heaviest[page][key] == cells(table[row])[-1], row

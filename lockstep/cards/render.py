@@ -97,5 +97,6 @@ def handbook(deck: Deck, lang: str, substitute: Callable[[str, str], str]) -> st
                     line = line.replace("???", "???+", 1)
                 line = retarget(line, lambda t: f"#card-{c}" if (c := linked_card(t)) else None)
             lines.append(line)
-        out.append("\n".join(lines).strip())
+        card_md = "\n".join(lines).strip()
+        out.append(f'<section class="handbook-card" markdown>\n\n{card_md}\n\n</section>')
     return "\n\n".join(out) + "\n"
