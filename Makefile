@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml package-lock.json | sha256sum | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help venv serve build downloads offline handbook test lint bench bench-pages bench-gpu bench-tiles bench-compile lock clean
+.PHONY: help venv serve build downloads offline handbook test lint a11y bench bench-pages bench-gpu bench-tiles bench-compile lock clean
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -19,7 +19,7 @@ $(STAMP): requirements.txt pyproject.toml package-lock.json
 	@# Editable install: registers the lockstep plugin's entry point and puts the repository
 	@# root on sys.path (snippets/, tests/ importable from notebooks and tests). No downloads.
 	$(BIN)/python -m pip install --disable-pip-version-check -q --no-deps --no-build-isolation -e .
-	npm ci --no-audit --no-fund --loglevel=error
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error  # vnu-jar's would fetch a Java
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
@@ -58,6 +58,9 @@ lint: $(STAMP)  ## ruff check and ruff format --check
 
 test: lint  ## lint, then the whole suite: unit, docs blocks, parity, strict build, browser
 	$(BIN)/python -m pytest
+
+a11y: $(STAMP)  ## axe (WCAG 2.1 AA) on every page of both languages in both colour schemes
+	A11Y_ALL=1 $(BIN)/python -m pytest tests/test_a11y.py
 
 bench: $(STAMP)  ## CPU kernel benchmark: prints ratios, writes bench/results/cpu.json
 	$(BIN)/python -m bench.cpu

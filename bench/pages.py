@@ -7,11 +7,12 @@ Each page is opened in a fresh Chromium context (an empty cache), served from 12
 Bytes: every response body, and the same gzip-compressed (level 6) for text types, as a
 static host such as GitHub Pages sends them; images and archives count as they are. Times
 from the start of navigation, on this machine without throttling: `paint_ms`, the first
-contentful paint; `parsed_ms`, the end of the DOMContentLoaded event (the whole page parsed,
-laid out and its scripts started); `math_ms`, time to math: where the build drew the formulas
-(they arrive as SVG inside the HTML, so the first paint shows them with their text), the
-first contentful paint; where MathJax typesets in the browser, the end of its first
-typesetting (its `startup.pageReady` promise). Needs Chromium (CHROMIUM, as the tests use it).
+contentful paint; `parsed_ms`, the end of the DOMContentLoaded event (the whole page parsed
+and the theme's scripts run, which lay out what is on screen); `math_ms`, time to math:
+where the build drew the formulas (they arrive as SVG inside the HTML, so the first paint
+shows them with their text), the first contentful paint; where MathJax typesets in the
+browser, the end of its first typesetting (its `startup.pageReady` promise). Needs Chromium
+(CHROMIUM, as the tests use it).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ def drop_hreflang_links(html: str) -> str:
     return HREFLANG_LINK.sub("", head) + sep + body
 
 
-LANGUAGE_LINK = re.compile(r'(<a href=")[^"]*(" hreflang="([^"]+)" class="md-select__link">)')
+LANGUAGE_LINK = re.compile(r'(<a href=")[^"]*(" hreflang="([^"]+)" class="md-select__link"[^>]*>)')
 
 
 def language_menu_to_homes(html: str, homes: dict[str, str]) -> str:

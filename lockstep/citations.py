@@ -47,6 +47,9 @@ HEADINGS = {"zh": "参考文献", "en": "References"}
 CITED_ON = {"zh": "——引用于：", "en": " — cited on: "}
 
 
+ENTRY_LANGUAGE = "en"  # references are listed as published: English titles and venues
+
+
 @dataclass(frozen=True)
 class Work:
     """One entry of the bibliography."""
@@ -195,8 +198,14 @@ class Bibliography:
 
     def listing(self, keys: list[str], lang: str) -> str:
         """The "References" section of a page: the works `keys` names, in that order."""
-        items = "\n".join(f'1. <span id="ref-{k}"></span>{self.works[k].full()}' for k in keys)
+        items = "\n".join(f'1. <span id="ref-{k}"></span>{self._entry(k, lang)}' for k in keys)
         return f"## {HEADINGS.get(lang, HEADINGS['en'])}\n\n{items}\n"
+
+    def _entry(self, key: str, lang: str) -> str:
+        """A work as listed; on a page in another language, marked as English (WCAG 3.1.2),
+        the language the bibliography gives titles and venues in."""
+        text = self.works[key].full()
+        return text if lang == ENTRY_LANGUAGE else f'<span lang="{ENTRY_LANGUAGE}">{text}</span>'
 
     def index(self, pages: dict[str, str], lang: str, here: str = "references.md") -> str:
         """Every work, by first author and year, with links to the pages (path -> text, paths
@@ -215,7 +224,7 @@ class Bibliography:
                 for page in citing[work.key]
             )
             where = f"{label}{links}" if links else ""
-            items.append(f'- <span id="ref-{work.key}"></span>{work.full()}{where}')
+            items.append(f'- <span id="ref-{work.key}"></span>{self._entry(work.key, lang)}{where}')
         return "\n".join(items) + "\n"
 
 

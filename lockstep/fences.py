@@ -15,6 +15,7 @@ from dataclasses import dataclass
 OPENING = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)\s*$")
 # A pytest-codeblocks marker, e.g. <!--pytest-codeblocks:expected-output-->
 MARKER = re.compile(r"^\s*<!--\s*pytest-codeblocks:\s*(?P<kw>[a-z]+(?:-[a-z]+)*)")
+MARKER_LINE = re.compile(r"^\s*<!--\s*pytest-codeblocks:[^>]*-->\s*$")
 
 
 @dataclass(frozen=True)
@@ -97,3 +98,11 @@ def line_states(text: str) -> list[tuple[str, bool]]:
 def prose(text: str) -> str:
     """The page without its fences: what a reader reads as text."""
     return "\n".join(line for line, fenced in line_states(text) if not fenced)
+
+
+def without_markers(text: str) -> str:
+    """The page without its pytest-codeblocks marker lines, which are for the tests only.
+    Indented in a tab or an admonition, Markdown would wrap a marker and the block after it
+    in a paragraph (invalid HTML)."""
+    kept = [line for line, fenced in line_states(text) if fenced or not MARKER_LINE.match(line)]
+    return "\n".join(kept) + ("\n" if text.endswith("\n") else "")

@@ -18,6 +18,8 @@ to that language's page; a link to a missing page fails the build.
 
 from __future__ import annotations
 
+import bisect
+import html as html_lib
 import json
 import posixpath
 import re
@@ -35,6 +37,14 @@ PAGE_LINK = re.compile(r'href="([^":#]+\.md)(#[^"]*)?"')
 # nbconvert's template loads MathJax 2 (with an empty src) to typeset in the browser; the build
 # draws the formulas instead (lockstep/math.py), so the loader and its configuration go.
 MATHJAX_LOADER = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.S)
+# Keyboard access (WCAG 2.1.1): nbconvert makes every cell's input a tab stop, markdown
+# included, but not the code that scrolls sideways; the code gets the tab stop instead.
+INPUT_TAB_STOP = '<div class="jp-Cell-inputWrapper" tabindex="0">'
+SCROLLING_CODE = re.compile(r'<div class="highlight-ipynb( [^"]*)?">')
+# Text alternatives (1.1.1): nbconvert gives an image without one this English placeholder;
+# the cell that draws the image says what it shows, in the page's language: `# %% alt="..."`.
+CELL = re.compile(r'<div class="jp-Cell [^"]*" id="cell-id=[^"]*">')
+NO_ALT = 'alt="No description has been provided for this image"'
 # mkdocs-jupyter options that change the rendered page (they key its own cache too).
 RENDER_OPTIONS = (
     "execute", "kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
@@ -106,9 +116,40 @@ def _toc_ids(items) -> list[str]:
     return [i for item in items for i in (item.id, *_toc_ids(item.children))]
 
 
+def with_alt_text(html: str, alts: list[str | None], where: str) -> str:
+    """Each image drawn by a cell gets that cell's `alt` metadata as its text alternative."""
+    starts = [m.start() for m in CELL.finditer(html)]
+    if len(starts) != len(alts):
+        raise PluginError(f"{where}: {len(starts)} cells on the page, {len(alts)} in the notebook")
+
+    def alt(m: re.Match) -> str:
+        cell = bisect.bisect_right(starts, m.start()) - 1
+        if cell < 0 or not alts[cell]:
+            raise PluginError(
+                f'{where}: cell {cell + 1} draws an image without alt text: write `# %% alt="…"`'
+            )
+        return f'alt="{html_lib.escape(alts[cell])}"'
+
+    out = re.sub(re.escape(NO_ALT), alt, html)
+    # A cell that gives alt text must draw an image: else the figure silently went missing.
+    cells = [*(m.start() for m in CELL.finditer(out)), len(out)]
+    for i, text in enumerate(alts):
+        if text and "<img" not in out[cells[i] : cells[i + 1]]:
+            raise PluginError(f"{where}: cell {i + 1} has alt text but drew no image")
+    return out
+
+
+def cell_alts(path: Path) -> list[str | None]:
+    """The `alt` metadata of every cell of a jupytext notebook, in order."""
+    import jupytext
+
+    return [cell.metadata.get("alt") for cell in jupytext.read(path).cells]
+
+
 def fix_html(html: str, page, files) -> str:
     """Chinese headings get the table of contents' ids; links to page sources are resolved;
-    nbconvert's MathJax loader is dropped."""
+    nbconvert's MathJax loader is dropped; images get their cells' alt text; the code, not
+    every cell, is what the keyboard reaches."""
     ids = _toc_ids(page.toc)
     if len(ids) != len(HTML_HEADING.findall(html)):
         raise PluginError(f"{page.file.src_uri}: headings and table of contents do not match")
@@ -126,4 +167,7 @@ def fix_html(html: str, page, files) -> str:
         return f'href="{target.url_relative_to(page.file)}{m[2] or ""}"'
 
     html = MATHJAX_LOADER.sub("", html)
+    html = with_alt_text(html, cell_alts(Path(page.file.abs_src_path)), page.file.src_uri)
+    html = SCROLLING_CODE.sub(lambda m: m[0][:-1] + ' tabindex="0">', html)
+    html = html.replace(INPUT_TAB_STOP, '<div class="jp-Cell-inputWrapper">')
     return PAGE_LINK.sub(resolve, HTML_HEADING.sub(relabel, html))

@@ -31,7 +31,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 
-from lockstep import alternates, cjk, deps, math, notebooks, offline, search, vault
+from lockstep import alternates, cjk, deps, fences, math, notebooks, offline, search, vault
 from lockstep.cache import Cache
 from lockstep.cards import anki, render
 from lockstep.cards.deck import Deck, read_card
@@ -184,7 +184,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         path = Path(page.file.abs_src_path).resolve() if page.file.abs_src_path else None
         if self.deck and path in self.card_paths:
             markdown = self._card_markdown(markdown, page, path, lang)
-        markdown = self.values.substitute(markdown, lang)
+        markdown = fences.without_markers(self.values.substitute(markdown, lang))
         # Citations first (in Chinese they become full-width brackets, which line joining
         # needs to see), hover definitions last (their <abbr> tags would hide the words).
         if self.bibliography:

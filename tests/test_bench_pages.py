@@ -57,12 +57,19 @@ def test_readme_states_the_committed_before_and_after_figures():
     assert cells(table["time to math"]) == [
         b["math_ms_median"], b["math_ms_max"], a["math_ms_median"], a["math_ms_max"]
     ]  # fmt: skip
-    assert cells(table["page parsed and laid out"]) == [a["parsed_ms_median"], a["parsed_ms_max"]]
-    heaviest = {r["page"]: r for r in after["results"]}
+    parsed = cells(table["page parsed (DOMContentLoaded)"])
+    assert parsed == [a["parsed_ms_median"], a["parsed_ms_max"]]
+    measured = {
+        "before": {r["page"]: r for r in before["results"]},
+        "after": {r["page"]: r for r in after["results"]},
+    }
     for row, key in (
         ("first visit, gzip", "bytes_gzip"),
         ("time to math", "math_ms"),
-        ("page parsed and laid out", "parsed_ms"),
+        ("page parsed (DOMContentLoaded)", "parsed_ms"),
     ):
-        page = re.search(r"\(`([^`]*)`\)", table[row])[1]
-        assert heaviest[page][key] == cells(table[row])[-1], row
+        # "heaviest" cells name their page: the last one is after's, a first of two before's
+        pages = re.findall(r"\(`([^`]*)`\)", table[row])
+        assert measured["after"][pages[-1]][key] == cells(table[row])[-1], row
+        if len(pages) == 2:
+            assert measured["before"][pages[0]][key] == cells(table[row])[1], row

@@ -52,3 +52,29 @@ def test_unknown_language_or_figure_is_rejected():
         render_svg(PACKAGE, "qk_distribution", "fr")
     with pytest.raises(KeyError, match="qk_distribution"):
         render_svg(PACKAGE, "nope", "en")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_series_differ_by_more_than_colour_and_have_contrast(name):
+    from lockstep.figure_style import style_problems
+
+    for lang in LANGS:
+        fig = figure_module(PACKAGE, name).draw(lang)
+        assert style_problems(fig) == []
+
+
+def test_the_style_check_catches_colour_only_series_and_pale_colours():
+    from matplotlib.figure import Figure
+
+    from lockstep.figure_style import style_problems
+
+    ax = Figure().subplots()
+    ax.plot([0, 1], color="#1f5fb4", linestyle="-", label="a")
+    ax.plot([1, 0], color="#c0392b", linestyle="-", label="b")  # same look, other colour
+    ax.plot([1, 1], color="#ffcc00", linestyle="--", label="c")  # yellow on white: 1.6:1
+    problems = style_problems(ax.figure)
+    assert any("colour only" in p for p in problems) and any("'c'" in p for p in problems)
+    bars = Figure().subplots()
+    bars.bar([0, 1], [1, 2], color="#1f5fb4", label="reference")
+    bars.bar([0, 1], [2, 1], color="#c0392b", label="tiled")  # bars differing by colour only
+    assert any("colour only" in p for p in style_problems(bars.figure))

@@ -3,7 +3,7 @@
 from matplotlib.figure import Figure
 
 from snippets.figures import max_logit
-from snippets.figures.style import log2_axes
+from snippets.figures.style import REFERENCE, log2_axes
 
 LABELS = {
     "zh": {
@@ -33,7 +33,7 @@ def draw(lang: str) -> Figure:
     """The weights spread over more keys as N grows: entropy tracks ln N − 1/2."""
     labels, d = LABELS[lang], data()
     fig, ax = log2_axes(labels["x"], labels["y"])
-    ax.plot(d["N"], d["lnN"], ":", color="gray", label=labels["lnN"])
+    ax.plot(d["N"], d["lnN"], ":", color=REFERENCE, label=labels["lnN"])
     ax.plot(d["N"], d["lnN_minus_half"], "--", label=labels["shift"])
     ax.plot(d["N"], d["entropy"], "o", label=labels["h"])
     ax.legend()

@@ -5,7 +5,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
 from bench import report
-from snippets.figures.style import new_figure
+from snippets.figures.style import REFERENCE, SERIES, new_figure
 
 LABELS = {
     "zh": {
@@ -41,9 +41,13 @@ def draw(lang: str) -> Figure:
     fig = new_figure(8.0, 3.4)
     ax = fig.subplots()
     x = np.arange(len(rows))
-    ax.bar(x - 0.2, [r["reference_ratio"] for r in rows], 0.4, label=labels["reference"])
-    ax.bar(x + 0.2, [r["tiled_ratio"] for r in rows], 0.4, label=labels["tiled"])
-    ax.axhline(1.0, color="gray", linestyle=":", label=labels["sdpa"])
+    # Bars take only a colour from the cycle: the second series is hatched as well.
+    reference = [r["reference_ratio"] for r in rows]
+    tiled = [r["tiled_ratio"] for r in rows]
+    ax.bar(x - 0.2, reference, 0.4, color=SERIES[0]["color"], label=labels["reference"])
+    ax.bar(x + 0.2, tiled, 0.4, color="white", edgecolor=SERIES[1]["color"], hatch="///",
+           label=labels["tiled"])  # fmt: skip
+    ax.axhline(1.0, color=REFERENCE, linestyle=":", label=labels["sdpa"])
     ax.set_yscale("log", base=2)
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}×"))
     heads = [labels["head" if r["heads"] == 1 else "heads"].format(h=r["heads"]) for r in rows]

@@ -3,7 +3,7 @@
 from matplotlib.figure import Figure
 
 from snippets.figures import softmax_sharpness
-from snippets.figures.style import log2_axes
+from snippets.figures.style import REFERENCE, log2_axes
 
 D_KS = softmax_sharpness.D_KS
 
@@ -37,7 +37,7 @@ def draw(lang: str) -> Figure:
     fig, ax = log2_axes(labels["x"], labels["y"])
     ax.plot(D_KS, d["raw"], "o-", label=labels["raw"])
     ax.plot(D_KS, d["scaled"], "s-", label=labels["scaled"])
-    ax.axhline(0.5, color="gray", linestyle=":", label=labels["bound"])
+    ax.axhline(0.5, color=REFERENCE, linestyle=":", label=labels["bound"])
     ax.set_ylim(0, 0.55)
     ax.legend()
     return fig

@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from snippets import variance
-from snippets.figures.style import new_figure
+from snippets.figures.style import SERIES, new_figure
 
 D_KS = (8, 64, 512)
 
@@ -40,7 +40,7 @@ def draw(lang: str) -> Figure:
     labels = LABELS[lang]
     fig = new_figure()
     ax_raw, ax_scaled = fig.subplots(1, 2)
-    for d_k, samples in data().items():
+    for (d_k, samples), look in zip(data().items(), SERIES[: len(D_KS)], strict=True):
         for ax, key, bins in (
             (ax_raw, "raw", np.linspace(-80, 80, 161)),
             (ax_scaled, "scaled", np.linspace(-5, 5, 101)),
@@ -52,6 +52,7 @@ def draw(lang: str) -> Figure:
                 histtype="step",
                 linewidth=1.5,
                 label=f"dₖ = {d_k}",
+                **look,  # a histogram takes only its colour from the cycle: the style too
             )
     for ax, key in ((ax_raw, "raw"), (ax_scaled, "scaled")):
         ax.set_title(labels[key])

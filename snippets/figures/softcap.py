@@ -4,7 +4,7 @@ import numpy as np
 import torch
 from matplotlib.figure import Figure
 
-from snippets.figures.style import new_figure
+from snippets.figures.style import REFERENCE, SERIES, new_figure
 from snippets.softcap import softcap, softcap_grad
 
 CAPS = (30.0, 50.0)
@@ -48,12 +48,13 @@ def draw(lang: str) -> Figure:
     x = d["x"]
     fig = new_figure()
     ax_y, ax_g = fig.subplots(1, 2)
-    ax_y.plot(x, x, color="grey", linestyle=":", label=labels["identity"])
-    for cap, curve in d["caps"].items():
-        (line,) = ax_y.plot(x, curve["y"], linewidth=1.8, label=labels["cap"].format(cap=cap))
-        for sign in (1, -1):
-            ax_y.axhline(sign * cap, color=line.get_color(), linestyle="--", linewidth=0.8)
-        ax_g.plot(x, curve["grad"], linewidth=1.8, label=labels["cap"].format(cap=cap))
+    ax_y.plot(x, x, color=REFERENCE, linestyle=":", label=labels["identity"])
+    for (cap, curve), look in zip(d["caps"].items(), SERIES[: len(CAPS)], strict=True):
+        label = labels["cap"].format(cap=cap)
+        ax_y.plot(x, curve["y"], linewidth=1.8, label=label, **look)
+        for sign in (1, -1):  # the asymptotes ±cap, thin and in the curve's colour
+            ax_y.axhline(sign * cap, color=look["color"], linestyle=(0, (1, 3)), linewidth=0.8)
+        ax_g.plot(x, curve["grad"], linewidth=1.8, label=label, **look)
     ax_y.set_ylim(-1.3 * max(CAPS), 1.3 * max(CAPS))
     ax_y.set_title(labels["curve"])
     ax_y.set_xlabel(labels["x"])

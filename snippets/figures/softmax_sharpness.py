@@ -5,7 +5,7 @@ import functools
 from matplotlib.figure import Figure
 
 from snippets import saturation
-from snippets.figures.style import log2_axes
+from snippets.figures.style import REFERENCE, log2_axes
 
 D_KS = (4, 8, 16, 32, 64, 128, 256, 512, 1024)
 N_KEYS = 16
@@ -40,7 +40,7 @@ def draw(lang: str) -> Figure:
     fig, ax = log2_axes(labels["x"], labels["y"])
     ax.plot(D_KS, d["max_p_raw"], "o-", label=labels["raw"])
     ax.plot(D_KS, d["max_p_scaled"], "s-", label=labels["scaled"])
-    ax.axhline(1 / N_KEYS, color="gray", linestyle=":", label=labels["uniform"])
+    ax.axhline(1 / N_KEYS, color=REFERENCE, linestyle=":", label=labels["uniform"])
     ax.set_ylim(0, 1.02)
     ax.legend()
     return fig

@@ -5,14 +5,20 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
+from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+
+from snippets.figures.palette import COLORS, LINESTYLES, REFERENCE, SERIES
+
+__all__ = ["REFERENCE", "SERIES", "log2_axes", "new_figure"]
 
 RC = {
     "axes.unicode_minus": False,
     "figure.dpi": 100,
     "axes.grid": True,
     "grid.alpha": 0.3,
+    "axes.prop_cycle": cycler(color=COLORS, linestyle=LINESTYLES),
 }
 
 

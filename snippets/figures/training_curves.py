@@ -1,11 +1,10 @@
 """Held-out accuracy while training, for each d_k, logit scale and learning rate (cached runs)."""
 
-import matplotlib as mpl
 import numpy as np
 from matplotlib.figure import Figure
 
 from snippets import training
-from snippets.figures.style import new_figure
+from snippets.figures.style import REFERENCE, SERIES, new_figure
 
 LABELS = {
     "zh": {
@@ -51,12 +50,11 @@ def draw(lang: str) -> Figure:
     labels, cfg = LABELS[lang], training.CONFIG
     fig = new_figure(width=8.0, height=4.6)
     axes = fig.subplots(len(cfg.d_ks), len(cfg.scales), sharex=True, sharey=True, squeeze=False)
-    colors = mpl.colormaps["viridis"](np.linspace(0.0, 0.85, len(cfg.lrs)))
     for (d_k, scale), by_lr in data().items():
         ax = axes[cfg.d_ks.index(d_k), cfg.scales.index(scale)]
-        for color, (lr, curve) in zip(colors, by_lr.items(), strict=True):
-            ax.plot(curve["step"], curve["accuracy"], color=color, linewidth=1.5, label=f"{lr:g}")
-        ax.axhline(training.THRESHOLD, color="0.6", linewidth=0.8, linestyle=":")
+        for look, (lr, curve) in zip(SERIES[: len(by_lr)], by_lr.items(), strict=True):
+            ax.plot(curve["step"], curve["accuracy"], linewidth=1.5, label=f"{lr:g}", **look)
+        ax.axhline(training.THRESHOLD, color=REFERENCE, linewidth=0.8, linestyle=(0, (1, 3)))
         ax.set_title(f"{labels[scale]}{labels['sep']}dₖ = {d_k}", fontsize=10)
         ax.set_ylim(0, 1.02)
     for ax in axes[-1]:

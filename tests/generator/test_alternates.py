@@ -23,8 +23,8 @@ def test_hreflang_links_leave_the_head_and_nothing_else_does():
 
 def test_the_language_menu_points_at_each_home():
     page = (
-        '<a href="../x/" hreflang="zh" class="md-select__link">'
-        '<a href="x/" hreflang="en" class="md-select__link">'
+        '<a href="../x/" hreflang="zh" class="md-select__link" lang="zh">'
+        '<a href="x/" hreflang="en" class="md-select__link" lang="en">'
     )
     out = language_menu_to_homes(page, {"zh": "/av/", "en": "/av/en/"})
     assert out == page.replace("../x/", "/av/").replace('"x/"', '"/av/en/"')

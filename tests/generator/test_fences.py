@@ -63,3 +63,16 @@ def test_cjk_breaks_at_full_width_punctuation_render_no_space():
     for block in ("$$\nx\n$$", "1. 第一项", "- 列表项", "| 表 |", "!!! note"):
         assert join_cjk_lines(f"如下：\n{block}") == f"如下：\n{block}"
     assert join_cjk_lines("## 标题\n正文") == "## 标题\n正文"
+
+
+def test_marker_lines_leave_the_rendered_page_but_not_code():
+    from lockstep.fences import without_markers
+
+    page = (
+        "Text\n\n<!--pytest-codeblocks:expected-output-->\n```text\n1\n```\n\n"
+        '=== "Tab"\n\n    <!-- pytest-codeblocks:skip -->\n    ```python\n    x = 1\n    ```\n\n'
+        "```markdown\n<!--pytest-codeblocks:expected-output-->\n```\n"
+    )
+    out = without_markers(page)
+    assert out.count("pytest-codeblocks") == 1  # only the one shown inside a code block
+    assert "```text\n1\n```" in out and "    x = 1" in out

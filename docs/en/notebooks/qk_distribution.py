@@ -33,6 +33,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from snippets import variance
+from snippets.figures.palette import SERIES
 
 D_KS = (16, 64, 256, 1024)
 samples = {d_k: variance.dot_products(d_k).numpy() for d_k in D_KS}
@@ -64,21 +65,22 @@ for d_k, s in samples.items():
 # %% [markdown]
 # ## Histogram after dividing by √d_k
 #
-# Horizontal axis: $q\cdot k/\sqrt{d_k}$; vertical axis: density. The dashed line is the
+# Horizontal axis: $q\cdot k/\sqrt{d_k}$; vertical axis: density. The black dots trace the
 # standard normal density. The spreads coincide: the scale no longer depends on $d_k$. The
 # shapes still differ a little: at $d_k = 16$ the histogram is slightly more peaked than the
 # normal density (excess kurtosis $6/d_k$, printed above), and it approaches that density as
 # $d_k$ grows.
 
-# %%
+# %% alt="Histograms of q·k/√d_k for d_k = 16, 64, 256 and 1024, with the standard normal density marked by black dots: all four have the same spread."
 bins = np.linspace(-4, 4, 81)
 x = np.linspace(-4, 4, 401)
 normal = np.exp(-(x**2) / 2) / math.sqrt(2 * math.pi)
 style = {"bins": bins, "density": True, "histtype": "step", "lw": 1.5}
 fig, ax = plt.subplots(figsize=(7, 3.2), layout="constrained")
-for d_k, s in samples.items():
-    ax.hist(s / math.sqrt(d_k), label=f"dₖ = {d_k}", **style)
-ax.plot(x, normal, "k--", linewidth=1, label="N(0, 1)")
+# each histogram its own colour and dash
+for (d_k, s), look in zip(samples.items(), SERIES, strict=False):
+    ax.hist(s / math.sqrt(d_k), label=f"dₖ = {d_k}", **style, **look)
+ax.plot(x, normal, "k.", markevery=8, label="N(0, 1)")
 ax.set_xlabel(r"$q\cdot k/\sqrt{d_k}$")
 ax.legend()
 plt.show()

@@ -33,6 +33,7 @@ import numpy as np
 import torch
 
 from snippets import training
+from snippets.figures.palette import SERIES
 
 results = training.load()
 runs, cfg = results["runs"], training.CONFIG
@@ -86,18 +87,19 @@ for d_k in cfg.d_ks:
 # scale is shown at its own best learning rate, so that no scale is favoured by a learning
 # rate that happens to suit it.
 
-# %%
+# %% alt="Held-out loss (log scale) against training step, one panel per d_k, one line per logit scale (1/√d_k, 1, 1/d_k) at its best learning rate."
 labels = {"sqrt": "1/√dₖ", "none": "1", "d": "1/dₖ"}
 ncols = len(cfg.d_ks)
 fig, axes = plt.subplots(1, ncols, figsize=(8, 3), sharey=True)
 fig.set_layout_engine("constrained")
 for ax, d_k in zip(axes, cfg.d_ks, strict=True):
-    for scale in cfg.scales:
+    # each line its own colour and dash
+    for scale, look in zip(cfg.scales, SERIES, strict=False):
         lr = training.best_lr(runs, d_k, scale)
         same = training.select(runs, d_k=d_k, scale=scale, lr=lr)
         loss = np.mean([r["loss"] for r in same], axis=0)
         label = f"{labels[scale]}  (lr {lr:g})"
-        ax.plot(same[0]["step"], loss, label=label)
+        ax.plot(same[0]["step"], loss, label=label, **look)
     ax.set(yscale="log", title=f"dₖ = {d_k}", xlabel="$t$")
     ax.legend(fontsize=8)
 axes[0].set_ylabel(r"$\mathcal{L}$")

@@ -32,6 +32,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from snippets import variance
+from snippets.figures.palette import SERIES
 
 D_KS = (16, 64, 256, 1024)
 samples = {d_k: variance.dot_products(d_k).numpy() for d_k in D_KS}
@@ -62,21 +63,22 @@ for d_k, s in samples.items():
 # %% [markdown]
 # ## 除以 √d_k 之后的直方图
 #
-# 横轴：$q\cdot k/\sqrt{d_k}$；纵轴：概率密度。虚线是标准正态分布的密度。
+# 横轴：$q\cdot k/\sqrt{d_k}$；纵轴：概率密度。黑色圆点描出标准正态分布的密度曲线。
 #
 # 几个直方图的离散程度一致：尺度不再依赖 $d_k$。形状仍略有差别：$d_k = 16$
 # 时，直方图比正态密度稍尖（超额峰度为 $6/d_k$，见上面的输出），随着 $d_k$
 # 增大才逐渐贴近正态密度。
 
-# %%
+# %% alt="d_k = 16、64、256、1024 时 q·k/√d_k 的直方图，黑色圆点标出标准正态密度：四个直方图的离散程度相同。"
 bins = np.linspace(-4, 4, 81)
 x = np.linspace(-4, 4, 401)
 normal = np.exp(-(x**2) / 2) / math.sqrt(2 * math.pi)
 style = {"bins": bins, "density": True, "histtype": "step", "lw": 1.5}
 fig, ax = plt.subplots(figsize=(7, 3.2), layout="constrained")
-for d_k, s in samples.items():
-    ax.hist(s / math.sqrt(d_k), label=f"dₖ = {d_k}", **style)
-ax.plot(x, normal, "k--", linewidth=1, label="N(0, 1)")
+# 每个直方图各用一种颜色和线型
+for (d_k, s), look in zip(samples.items(), SERIES, strict=False):
+    ax.hist(s / math.sqrt(d_k), label=f"dₖ = {d_k}", **style, **look)
+ax.plot(x, normal, "k.", markevery=8, label="N(0, 1)")
 ax.set_xlabel(r"$q\cdot k/\sqrt{d_k}$")
 ax.legend()
 plt.show()

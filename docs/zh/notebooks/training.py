@@ -36,6 +36,7 @@ import numpy as np
 import torch
 
 from snippets import training
+from snippets.figures.palette import SERIES
 
 results = training.load()
 runs, cfg = results["runs"], training.CONFIG
@@ -86,18 +87,19 @@ for d_k in cfg.d_ks:
 # $\mathcal{L}$（对数坐标），对各个种子取平均。每种 logit
 # 缩放都用它自己的最佳学习率，这样比较就不会偏向恰好适合某一种缩放的那个学习率。
 
-# %%
+# %% alt="留出集损失（对数坐标）随训练步数的变化，每个 d_k 一幅子图，每种 logit 缩放（1/√d_k、1、1/d_k）一条曲线，各取其最佳学习率。"
 labels = {"sqrt": "1/√dₖ", "none": "1", "d": "1/dₖ"}
 ncols = len(cfg.d_ks)
 fig, axes = plt.subplots(1, ncols, figsize=(8, 3), sharey=True)
 fig.set_layout_engine("constrained")
 for ax, d_k in zip(axes, cfg.d_ks, strict=True):
-    for scale in cfg.scales:
+    # 每条曲线各用一种颜色和线型
+    for scale, look in zip(cfg.scales, SERIES, strict=False):
         lr = training.best_lr(runs, d_k, scale)
         same = training.select(runs, d_k=d_k, scale=scale, lr=lr)
         loss = np.mean([r["loss"] for r in same], axis=0)
         label = f"{labels[scale]}  (lr {lr:g})"
-        ax.plot(same[0]["step"], loss, label=label)
+        ax.plot(same[0]["step"], loss, label=label, **look)
     ax.set(yscale="log", title=f"dₖ = {d_k}", xlabel="$t$")
     ax.legend(fontsize=8)
 axes[0].set_ylabel(r"$\mathcal{L}$")
