@@ -3,8 +3,10 @@ use of colour, 1.4.11 non-text contrast), checked on the figure's own artists.""
 
 from __future__ import annotations
 
-from matplotlib.colors import to_rgb
+from matplotlib.colors import to_rgb, to_rgba
+from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 MIN_CONTRAST = 3.0  # graphical objects against their background (WCAG 1.4.11)
 
@@ -20,36 +22,45 @@ def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> fl
     return (hi + 0.05) / (lo + 0.05)
 
 
-def _series(ax) -> list:
-    """The labelled artists of an axes: what its legend tells apart. A bar series is labelled
-    on its container, not its bars: its first bar stands for it."""
-    artists = [*ax.lines, *ax.patches]
-    labelled = [a for a in artists if a.get_label() and not a.get_label().startswith("_")]
+def _labelled(label: str | None) -> bool:
+    return bool(label) and not label.startswith("_")
+
+
+def _series(ax) -> list[tuple[object, str]]:
+    """(artist, label) for what an axes' legend tells apart: labelled lines and patches, and
+    each labelled bar series (labelled on its container), represented by its first bar."""
+    pairs = [(a, a.get_label()) for a in [*ax.lines, *ax.patches] if _labelled(a.get_label())]
     for container in ax.containers:
-        if container.patches and not container.get_label().startswith("_"):
-            bar = container.patches[0]
-            bar.set_label(container.get_label())  # so that problems name the series
-            labelled.append(bar)
-    return labelled
+        if isinstance(container, BarContainer) and container.patches:
+            if _labelled(container.get_label()):
+                pairs.append((container.patches[0], container.get_label()))
+    return pairs
 
 
-def _look(artist) -> tuple:
-    """How a series looks apart from its colour: dashes, marker, hatch."""
-    dashes = getattr(artist, "_unscaled_dash_pattern", None)
-    marker = artist.get_marker() if hasattr(artist, "get_marker") else None
-    hatch = artist.get_hatch() if hasattr(artist, "get_hatch") else None
-    return (str(dashes), str(marker), str(hatch))
+def _edge_drawn(patch) -> bool:
+    return patch.get_linewidth() > 0 and to_rgba(patch.get_edgecolor())[3] > 0
+
+
+def _look(artist) -> tuple[str, ...]:
+    """How a series looks apart from its colour: its kind, dashes, marker or hatch. A patch's
+    dashes count only where its outline is drawn."""
+    if isinstance(artist, Line2D):
+        return ("line", str(artist._unscaled_dash_pattern), str(artist.get_marker()))
+    dashes = str(artist._unscaled_dash_pattern) if _edge_drawn(artist) else "no outline"
+    return ("patch", dashes, str(artist.get_hatch()))
 
 
 def _colour(artist, background: tuple[float, float, float]) -> tuple[float, float, float]:
-    """The colour that shows a series: a line's; a patch's fill, or its edge where the fill is
-    the background or absent (a step histogram, a hatched bar)."""
-    if hasattr(artist, "get_marker"):
+    """The colour that shows a series: a line's; a patch's fill, else its drawn outline (a
+    step histogram), else its hatch; the background itself where nothing is drawn."""
+    if isinstance(artist, Line2D):
         return to_rgb(artist.get_color())
-    fill = artist.get_facecolor()
-    if artist.get_fill() and fill[3] > 0 and to_rgb(fill) != background:
-        return to_rgb(fill)
-    return to_rgb(artist.get_edgecolor())
+    fill = to_rgba(artist.get_facecolor())
+    if artist.get_fill() and fill[3] > 0 and fill[:3] != background:
+        return fill[:3]
+    if _edge_drawn(artist):
+        return to_rgb(artist.get_edgecolor())
+    return to_rgb(artist.get_hatchcolor()) if artist.get_hatch() else background
 
 
 def style_problems(fig: Figure) -> list[str]:
@@ -58,8 +69,7 @@ def style_problems(fig: Figure) -> list[str]:
     for ax in fig.axes:
         background = to_rgb(ax.get_facecolor())
         seen: dict[tuple, str] = {}
-        for artist in _series(ax):
-            label = artist.get_label()
+        for artist, label in _series(ax):
             look = _look(artist)
             if look in seen and seen[look] != label:
                 problems.append(

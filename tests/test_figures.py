@@ -75,6 +75,13 @@ def test_the_style_check_catches_colour_only_series_and_pale_colours():
     problems = style_problems(ax.figure)
     assert any("colour only" in p for p in problems) and any("'c'" in p for p in problems)
     bars = Figure().subplots()
-    bars.bar([0, 1], [1, 2], color="#1f5fb4", label="reference")
-    bars.bar([0, 1], [2, 1], color="#c0392b", label="tiled")  # bars differing by colour only
-    assert any("colour only" in p for p in style_problems(bars.figure))
+    bars.bar([0, 1], [1, 2], color="#1f5fb4", linestyle="-", label="reference")
+    bars.bar([0, 1], [2, 1], color="#c0392b", linestyle="--", label="tiled")  # outline not drawn
+    bars.bar([0, 1], [1, 1], color="white", label="ghost")  # white on white, no outline
+    bars.plot([0, 1], [1, 1], color="#000000", label="line")  # a line is not a bar
+    problems = style_problems(bars.figure)
+    assert any("'tiled' and 'reference' differ by colour only" in p for p in problems)
+    assert any("'ghost' has contrast 1.00:1" in p for p in problems)
+    assert not any("'line'" in p for p in problems)
+    bars.errorbar([0, 1], [1, 2], yerr=0.1, label="errors")  # containers without bars
+    style_problems(bars.figure)

@@ -77,7 +77,7 @@ x = np.linspace(-4, 4, 401)
 normal = np.exp(-(x**2) / 2) / math.sqrt(2 * math.pi)
 style = {"bins": bins, "density": True, "histtype": "step", "lw": 1.5}
 fig, ax = plt.subplots(figsize=(7, 3.2), layout="constrained")
-# each histogram its own colour and dash
+# each histogram gets its own colour and line style
 for (d_k, s), look in zip(samples.items(), SERIES, strict=False):
     ax.hist(s / math.sqrt(d_k), label=f"dₖ = {d_k}", **style, **look)
 ax.plot(x, normal, "k.", markevery=8, label="N(0, 1)")

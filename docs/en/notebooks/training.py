@@ -93,7 +93,7 @@ ncols = len(cfg.d_ks)
 fig, axes = plt.subplots(1, ncols, figsize=(8, 3), sharey=True)
 fig.set_layout_engine("constrained")
 for ax, d_k in zip(axes, cfg.d_ks, strict=True):
-    # each line its own colour and dash
+    # each line gets its own colour and line style
     for scale, look in zip(cfg.scales, SERIES, strict=False):
         lr = training.best_lr(runs, d_k, scale)
         same = training.select(runs, d_k=d_k, scale=scale, lr=lr)
