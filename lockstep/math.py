@@ -61,6 +61,17 @@ def node_modules(root: Path) -> Path:
     return root / "node_modules"  # missing: MathJax.version() says how to install it
 
 
+# A line may break between an inline formula (an atomic SVG) and the punctuation after it,
+# leaving "。" or "，" alone at the start of a line. Formula and punctuation are kept together.
+FORMULA_THEN_PUNCTUATION = re.compile(
+    r'((?:<span class="arithmatex">)?<mjx-container[^>]*>(?:(?!</mjx-container>).)*'
+    r"</mjx-container>(?:</span>)?)"
+    r"([。，、；：？！）」』”’.,;:?!)])",
+    re.S,
+)
+NO_BREAK = r'<span class="math-nobr">\1\2</span>'
+
+
 class MathJax:
     """One Node process running tex2svg.cjs, started on first use."""
 
@@ -207,6 +218,7 @@ class PageMath:
         pieces.append(page[last:])
         out = "".join(pieces)
         paths = "".join(f'<path id="MJX-{i}" d="{d}"></path>' for i, d in sorted(glyphs.items()))
+        out = FORMULA_THEN_PUNCTUATION.sub(NO_BREAK, out)
         head, body_end, tail = out.rpartition("</body>")
         if not body_end:
             raise ValueError(f"{name}: no </body> to put the formulas' glyphs before")

@@ -69,3 +69,13 @@ def test_a_tex_error_fails_naming_the_page_and_the_formula(mathjax, tmp_path):
 def test_missing_mathjax_says_how_to_install_it(tmp_path):
     with pytest.raises(PluginError, match="npm ci"):
         math.MathJax(tmp_path / "node_modules").version()
+
+
+def test_an_inline_formula_keeps_the_punctuation_after_it_on_its_line(mathjax, tmp_path):
+    page_math = math.PageMath(mathjax, Cache(tmp_path, "json"), ROOT)
+    first = '<span class="arithmatex">\\(x\\)</span> 无，'  # no punctuation right after it
+    second = '<span class="arithmatex">\\(d_k\\)</span>。'
+    out = page_math.typeset(f"<body><p>设 {first}方差为 {second}</p></body>", "zh/p.md")
+    assert out.count('<span class="math-nobr">') == 1
+    kept = re.search(r'<span class="math-nobr">(.*?)。</span>', out, re.S)[1]
+    assert kept.count("<mjx-container") == 1 and "无" not in kept
