@@ -32,6 +32,7 @@ from lockstep.cache import Cache, digest
 
 SCRIPT = Path(__file__).with_name("tex2svg.cjs")
 CSS_DEST = "assets/stylesheets/math.css"
+STYLE = "style"  # the style sheet's name in the cache, beside the pages' `<lang>/<page>`
 
 ARITHMATEX = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
 DELIMITED = re.compile(r"\\\((.*)\\\)|\\\[(.*)\\\]", re.S)
@@ -182,6 +183,15 @@ class PageMath:
         self.mathjax, self.cache, self.root = mathjax, cache, root
         self.version = mathjax.version()  # with tex2svg.cjs, what every drawing depends on
         self._drawn: dict[tuple[str, bool], str] = {}  # across the languages of one process
+
+    def css(self) -> bytes:
+        """The style sheet drawn formulas need, cached like them (no Node start on a warm build)."""
+        key = digest([SCRIPT], self.root, salt=self.version)
+        return self.cache.fetch(STYLE, key, lambda: self.mathjax.css().encode()).read_bytes()
+
+    def prune(self, pages: list[str]) -> None:
+        """Drop cached drawings of pages (cache names) the site no longer has."""
+        self.cache.prune([STYLE, *pages])
 
     def _draw(self, formulas: list[tuple[str, bool]], where: str) -> bytes:
         drawn = []

@@ -121,6 +121,11 @@ def with_alt_text(html: str, alts: list[str | None], where: str) -> str:
     starts = [m.start() for m in CELL.finditer(html)]
     if len(starts) != len(alts):
         raise PluginError(f"{where}: {len(starts)} cells on the page, {len(alts)} in the notebook")
+    # A cell that gives alt text must draw an image: else the figure silently went missing.
+    bounds = [*starts, len(html)]
+    for i, text in enumerate(alts):
+        if text and "<img" not in html[bounds[i] : bounds[i + 1]]:
+            raise PluginError(f"{where}: cell {i + 1} has alt text but drew no image")
 
     def alt(m: re.Match) -> str:
         cell = bisect.bisect_right(starts, m.start()) - 1
@@ -130,13 +135,7 @@ def with_alt_text(html: str, alts: list[str | None], where: str) -> str:
             )
         return f'alt="{html_lib.escape(alts[cell])}"'
 
-    out = re.sub(re.escape(NO_ALT), alt, html)
-    # A cell that gives alt text must draw an image: else the figure silently went missing.
-    cells = [*(m.start() for m in CELL.finditer(out)), len(out)]
-    for i, text in enumerate(alts):
-        if text and "<img" not in out[cells[i] : cells[i + 1]]:
-            raise PluginError(f"{where}: cell {i + 1} has alt text but drew no image")
-    return out
+    return re.sub(re.escape(NO_ALT), alt, html)
 
 
 def cell_alts(path: Path) -> list[str | None]:

@@ -134,7 +134,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         )
         if self.math:
             pages = [(lang, page) for lang in self.languages for page in self.site.pages(lang)]
-            self.math.cache.prune(math.cache_name(lang, page) for lang, page in pages)
+            self.math.prune([math.cache_name(lang, page) for lang, page in pages])
 
     def _check_translations(self) -> None:
         pages = {lang: set(self.site.pages(lang)) for lang in self.languages}
@@ -156,8 +156,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
                 add_generated(files, config, self.languages, src, path=self.figures.svg(name, lang))
         if self.math and lang == self.languages.default:
             # Every language's pages load extra_css from the site root: one copy.
-            css = self.math.mathjax.css().encode()
-            add_generated(files, config, self.languages, math.CSS_DEST, content=css)
+            add_generated(files, config, self.languages, math.CSS_DEST, content=self.math.css())
         if self.deck:
             dest = f"{self.deck.options.anki_dest}/cards.{lang}.apkg"
             content = anki.package(self.deck, lang, self._exported)

@@ -17,30 +17,15 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-import markdown
 import yaml
 
+from lockstep import includes
 from lockstep.cards.deck import Deck
 from lockstep.fences import line_states
 from lockstep.frontmatter import split_front_matter
 from lockstep.markup import LINK, headings
 
 IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<target>[^)\s]+)\)")
-
-
-def expand_snippets(text: str, root: Path) -> str:
-    """`text` with every `--8<--` include written in, as pymdownx.snippets does for the site."""
-    md = markdown.Markdown(
-        extensions=["pymdownx.snippets"],
-        extension_configs={
-            "pymdownx.snippets": {
-                "base_path": [str(root)],
-                "check_paths": True,
-                "dedent_subsections": True,
-            }
-        },
-    )
-    return "\n".join(md.preprocessors["snippet"].run(text.split("\n")))
 
 
 class Vault:
@@ -90,7 +75,8 @@ class Vault:
 
     def add_page(self, page: str, text: str, meta: dict) -> None:
         """One note from a page's Markdown (values and citations already written in)."""
-        body = self.convert(page, expand_snippets(text, self.site.root))
+        expanded = includes.expand(text, self.site.root, self.site.snippets_options)
+        body = self.convert(page, expanded)
         head = f"---\n{yaml.safe_dump(meta, allow_unicode=True, sort_keys=False)}---\n\n"
         self.files[self.note_path(page) + ".md"] = (head + body.strip() + "\n").encode()
 

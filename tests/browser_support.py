@@ -10,14 +10,22 @@ from lockstep.browser import CHROMIUM, available
 SHOTS = Path(__file__).resolve().parent.parent / "test-output" / "screenshots"
 
 
-def require_chromium() -> None:
-    """Skip the calling test module without Chromium, visibly; in CI that is a failure instead."""
-    if available():
-        return
-    reason = f"{CHROMIUM} not found: install Debian's chromium and fonts-noto-cjk (.ci/run does)"
+def missing_tool(reason: str) -> None:
+    """Skip what needs a missing tool, visibly; in CI that is a failure instead."""
     if os.environ.get("CI"):
-        pytest.fail(reason + " — browser tests may not be skipped in CI", pytrace=False)
+        pytest.fail(reason + " — it may not be skipped in CI", pytrace=False)
     pytest.skip(reason, allow_module_level=True)
+
+
+def require_chromium() -> None:
+    """Skip the calling test module without Chromium (a failure in CI)."""
+    if not available():
+        missing_tool(f"{CHROMIUM} not found: install Debian's chromium and fonts-noto-cjk")
+
+
+def assert_no_math_script(page) -> None:
+    """The page's formulas came drawn with the HTML: nothing typesets them in the browser."""
+    assert page.evaluate("window.MathJax === undefined"), "a page loaded MathJax"
 
 
 def guarded_page(browser, allowed: tuple[str, ...], height: int = 1400):

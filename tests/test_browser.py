@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.browser_support import require_chromium, screenshot, search
+from tests.browser_support import assert_no_math_script, require_chromium, screenshot, search
 
 require_chromium()
 
@@ -14,9 +14,8 @@ PAGE = "why-dot-product-grows/"
 
 
 def open_with_math_drawn(page: Page, url: str) -> None:
-    """Open a page; its formulas came drawn with the HTML, with no script to wait for."""
     page.goto(url)
-    assert page.evaluate("window.MathJax === undefined"), "a page loaded MathJax"
+    assert_no_math_script(page)
 
 
 @pytest.mark.parametrize("lang_prefix", ["", "en/"])

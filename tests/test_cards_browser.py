@@ -5,19 +5,19 @@ from urllib.parse import unquote
 import pytest
 
 from lockstep.cards.deck import Deck
-from tests.browser_support import guarded_page, require_chromium, screenshot, search
+from tests.browser_support import (
+    assert_no_math_script,
+    guarded_page,
+    require_chromium,
+    screenshot,
+    search,
+)
 from tests.conftest import SITE
 
 require_chromium()
 
-from playwright.sync_api import Page  # noqa: E402
 
 pytestmark = pytest.mark.browser
-
-
-def no_math_script(page: Page) -> None:
-    """Formulas arrive drawn with the HTML: nothing typesets them in the browser."""
-    assert page.evaluate("window.MathJax === undefined"), "a page loaded MathJax"
 
 
 @pytest.mark.parametrize("lang_prefix", ["", "en/"])
@@ -28,7 +28,7 @@ def test_card_and_index_render_math_without_raw_tex(page, base_url, lang_prefix)
         ("cards/", "cards-index", 0),
     ):
         page.goto(base_url + lang_prefix + path)
-        no_math_script(page)
+        assert_no_math_script(page)
         text = page.locator("article").inner_text()
         for raw in ("\\frac", "\\sqrt", "\\operatorname", "$$", "{{"):
             assert raw not in text, f"{raw!r} visible on {path}"
@@ -74,7 +74,7 @@ def test_offline_edition_finds_a_card_by_search_from_file(
     hrefs = search(pg, query)
     assert any(h.startswith(root + target) for h in hrefs), hrefs
     pg.goto(root + target)
-    no_math_script(pg)
+    assert_no_math_script(pg)
     assert pg.locator("article mjx-container").count() > 3
     assert pg.foreign == [], f"the offline edition requested {pg.foreign}"
     pg.close()
