@@ -1,13 +1,17 @@
 """The one build cache: an output is stored under a digest of exactly what it is made from.
 
 Layout: <folder>/<name>/<digest>.<suffix>, one folder per output (a figure in one language,
-a computed value, an executed notebook). Writing a new digest for a name removes the old
-ones, and `prune` removes names the site no longer produces, so the cache holds only what
-the current sources would build. Writes are atomic: a crash never leaves half a file.
+a computed value, an executed notebook). An output computed by Python code is keyed on what
+that code does, not on how it is written: a `.py` input counts by its syntax tree, so a comment
+or a reformat recomputes nothing (a page that shows a file's text keys on its bytes). Writing
+a new digest for a name removes the old ones, and `prune` removes names the site no longer
+produces, so the cache holds only what the current sources would build. Writes are atomic:
+a crash never leaves half a file.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import shutil
@@ -15,25 +19,31 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-_hashes: dict[tuple[str, int, int], str] = {}
+_hashes: dict[tuple[str, int, int, bool], str] = {}
 
 
-def file_hash(path: Path) -> str:
-    """sha256 of a file's bytes, remembered while its size and modification time stay put."""
+def file_hash(path: Path, code: bool = False) -> str:
+    """sha256 of a file's bytes or, with `code` and a `.py` file, of its syntax tree (comments
+    and layout left out); remembered while the file's size and modification time stay put."""
     st = path.stat()
-    key = (str(path), st.st_mtime_ns, st.st_size)
+    code = code and path.suffix == ".py"
+    key = (str(path), st.st_mtime_ns, st.st_size, code)
     if key not in _hashes:
-        _hashes[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+        data = path.read_bytes()
+        if code:
+            data = ast.dump(ast.parse(data, str(path))).encode()
+        _hashes[key] = hashlib.sha256(data).hexdigest()
     return _hashes[key]
 
 
-def digest(inputs: Iterable[Path], root: Path, salt: str = "") -> str:
-    """16 hex digits over the inputs' paths (relative to root where inside) and contents."""
+def digest(inputs: Iterable[Path], root: Path, salt: str = "", code: bool = False) -> str:
+    """16 hex digits over the inputs' paths (relative to root where inside) and contents: with
+    `code`, Python files by what they do (file_hash)."""
     h = hashlib.sha256(salt.encode())
     for path in sorted(Path(p).resolve() for p in inputs):
         name = path.relative_to(root) if path.is_relative_to(root) else path  # e.g. lockstep/
         h.update(name.as_posix().encode() + b"\0")
-        h.update(file_hash(path).encode())
+        h.update(file_hash(path, code).encode())
     return h.hexdigest()[:16]
 
 

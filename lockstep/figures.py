@@ -90,7 +90,7 @@ class Figures:
 
     def svg(self, name: str, lang: str) -> Path:
         """The SVG of figure `name` in `lang`, drawn unless the cache has it for these inputs."""
-        key = digest(self.inputs(name), self.root, salt=lang)
+        key = digest(self.inputs(name), self.root, salt=lang, code=True)
         return self.cache.fetch(f"{name}.{lang}", key, lambda: render_svg(self.package, name, lang))
 
     def live_names(self, languages) -> list[str]:

@@ -90,12 +90,17 @@ def cache_name(path: Path, tree: Path, lang: str) -> str:
     return f"{path.relative_to(tree).as_posix()}.{lang}"
 
 
+def page_key(path: Path, root: Path, salt: str = "") -> str:
+    """The digest of what a notebook's page is made from: its own text (cells and their
+    comments are on the page) and what the project modules it imports do."""
+    imports = deps.inputs(deps.imported_names(path, path.stem), root)
+    return digest([path], root, salt=salt + digest(imports, root, code=True))
+
+
 def cache_rendering(page, name: str, jupyter_options, root: Path, cache: Cache) -> None:
     """Wrap the render that mkdocs-jupyter gave `page` with lockstep's cache."""
     path = Path(page.file.abs_src_path)
-    modules = deps.imported_names(path, path.stem)
-    inputs = deps.inputs(modules, root, extra=[path])
-    key = digest(inputs, root, salt=repr([(k, jupyter_options.get(k)) for k in RENDER_OPTIONS]))
+    key = page_key(path, root, salt=repr([(k, jupyter_options.get(k)) for k in RENDER_OPTIONS]))
     render = page.render
 
     def cached_render(config, files) -> None:

@@ -4,7 +4,7 @@ A site lists its values in one module (the plugin's `values` option) as
 `VALUES: dict[str, Callable[[str], str]]`. Each value is cached per language under a digest
 of the module that defines its function and everything that module is made from
 (lockstep.deps), so a page edit or an edit to an unrelated snippet recomputes nothing. A
-function marked `@uncached` (cheap, and reading pages rather than code) runs on every build.
+function marked `@uncached` (cheap, and reading pages rather than code) runs once in every build.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ ValueFunction = Callable[[str], str]
 
 
 def uncached(fn: ValueFunction) -> ValueFunction:
-    """A value that must be computed on every build (it reads pages, not only code)."""
+    """A value that must be computed in every build (it reads pages, not only code)."""
 
     @functools.wraps(fn)
     def value(lang: str) -> str:
@@ -36,6 +36,7 @@ class Values:
 
     def __init__(self, functions: dict[str, ValueFunction], root: Path, cache: Cache | None):
         self.functions, self.root, self.cache = functions, root.resolve(), cache
+        self._computed: dict[tuple[str, str], str] = {}  # uncached values, once per build
 
     @classmethod
     def from_module(cls, module: str, root: Path, cache: Cache | None) -> Values:
@@ -58,11 +59,23 @@ class Values:
             known = ", ".join(sorted(self.functions))
             raise KeyError(f"unknown computed value {{{{ {name} }}}}; known: {known}")
         fn = self.functions[name]
-        if self.cache is None or getattr(fn, "uncached", False):
+        if self.is_uncached(name):
+            if (name, lang) not in self._computed:
+                self._computed[name, lang] = fn(lang)
+            return self._computed[name, lang]
+        if self.cache is None:
             return fn(lang)
-        key = digest(self.inputs(name), self.root, salt=f"{name}:{lang}")
+        key = self.key(name, lang)
         path = self.cache.fetch(f"{name}.{lang}", key, lambda: fn(lang).encode())
         return path.read_text(encoding="utf-8")
+
+    def is_uncached(self, name: str) -> bool:
+        """Whether value `name` is computed on every build rather than cached."""
+        return getattr(self.functions[name], "uncached", False)
+
+    def key(self, name: str, lang: str) -> str:
+        """The digest of what value `name` in `lang` is computed from (by what its code does)."""
+        return digest(self.inputs(name), self.root, salt=f"{name}:{lang}", code=True)
 
     def inputs(self, name: str) -> list[Path]:
         """The project files value `name` is computed from."""
