@@ -19,7 +19,10 @@ Math stays as TeX inside \\( \\) and \\[ \\], which Anki's built-in MathJax rend
 
 from __future__ import annotations
 
+import io
 import tempfile
+import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -32,6 +35,7 @@ from lockstep.cards.deck import Card, Deck
 from lockstep.markup import link_texts
 
 CONVERSION = (Path(__file__), Path(markup.__file__))  # what turns a card into note fields
+ZIP_EPOCH = 315532800  # 1980-01-01, the earliest time a zip entry can carry
 
 
 def to_html(text: str) -> str:
@@ -93,8 +97,22 @@ def package(deck: Deck, lang: str, substitute: Callable[[str, str], str]) -> byt
                 mod=max(conversion, changed.changed_at([card.path])),
             )
         )
+    # The package's time is the note type's (and the deck's): when the look last changed.
+    timestamp = anki_model.changed_at()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"cards.{lang}.apkg"
-        # The package's time is the note type's (and the deck's): when the look last changed.
-        genanki.Package(out).write_to_file(str(path), timestamp=anki_model.changed_at())
-        return path.read_bytes()
+        genanki.Package(out).write_to_file(str(path), timestamp=timestamp)
+        return _with_entry_times(path.read_bytes(), timestamp)
+
+
+def _with_entry_times(apkg: bytes, timestamp: float) -> bytes:
+    """The package with every zip entry dated `timestamp`: genanki dates them when it writes
+    (Package.write_to_file), so two builds of the same deck would differ in those bytes."""
+    date_time = time.gmtime(max(timestamp, ZIP_EPOCH))[:6]
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(apkg)) as source, zipfile.ZipFile(out, "w") as dest:
+        for entry in source.infolist():
+            fixed = zipfile.ZipInfo(entry.filename, date_time=date_time)
+            fixed.compress_type, fixed.external_attr = entry.compress_type, entry.external_attr
+            dest.writestr(fixed, source.read(entry))
+    return out.getvalue()
