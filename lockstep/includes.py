@@ -38,3 +38,35 @@ def expand(code: str, root: Path, options: dict) -> str:
         return code
     with working_directory(root):
         return "\n".join(_preprocessor(options).run(code.splitlines())) + "\n"
+
+
+# A quoted include target, inline or in a block: `--8<-- "path"`, `"path:section"`, `"path:3:9"`.
+QUOTED = re.compile(r'"([^"\n]+)"')
+
+
+def included_files(text: str, root: Path, options: dict) -> list[Path]:
+    """The files `text` includes, and the files they include, as the build would find them:
+    each target is looked up in the base paths (relative to `root`) in order."""
+    bases = [root / b for b in options.get("base_path", ["."])]
+    found: list[Path] = []
+    todo = [text]
+    while todo:
+        chunk = todo.pop()
+        if INCLUDE not in chunk:
+            continue
+        block = False
+        for line in chunk.splitlines():
+            stripped = line.strip()
+            if stripped == INCLUDE:  # block form: the lines up to the closing marker name files
+                block = not block
+                continue
+            targets = QUOTED.findall(stripped) if stripped.startswith(INCLUDE) else []
+            if block and stripped and not stripped.startswith(";"):
+                targets = [stripped.strip('"')]
+            for target in targets:
+                name = re.sub(r"(:[\w-]+)+$", "", target)  # a section or line range
+                path = next((b / name for b in bases if (b / name).is_file()), None)
+                if path is not None and path.resolve() not in found:
+                    found.append(path.resolve())
+                    todo.append(path.read_text(encoding="utf-8"))
+    return found

@@ -18,7 +18,8 @@ notebooks are executed through the cache, citations are written out from the bib
 with a list of references per page, the first use of each glossary term gets its definition
 as hover text, formulas are drawn as SVG at build time (no script for readers), the Anki decks
 and the Obsidian vaults are added as files, and pages lose the hreflang links that made
-Material request a sitemap below each (mkdocs-material#6582).
+Material request a sitemap below each (mkdocs-material#6582). A `--dirty` build (`make serve`)
+rebuilds only the pages whose inputs changed (lockstep/incremental.py).
 """
 
 from __future__ import annotations
@@ -28,10 +29,22 @@ from urllib.parse import urlsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 
-from lockstep import alternates, cjk, deps, fences, math, notebooks, offline, search, vault
+from lockstep import (
+    alternates,
+    cjk,
+    deps,
+    fences,
+    incremental,
+    math,
+    notebooks,
+    offline,
+    page_inputs,
+    search,
+    vault,
+)
 from lockstep.cache import Cache
 from lockstep.cards import anki, render
 from lockstep.cards.deck import Deck, read_card
@@ -51,6 +64,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         if getattr(self, "_config", None) is config:
             return config  # i18n's build of the next language: already set up
         self._config = config
+        incremental.quiet_dirty_warning()
         site = Site.load(config.config_file_path)
         # `mkdocs serve` rebuilds in one process: re-import the site's code as it is now.
         deps.forget_project_modules(site.root, keep=PACKAGE_DIR)
@@ -167,6 +181,29 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
             add_generated(files, config, self.languages, dest, content=content)
         return files
 
+    def on_nav(self, nav, config: MkDocsConfig, files: Files):
+        lang = current_language(config)
+        self.page_keys = page_inputs.keys(self.site, self.values, config, files, lang)
+        self.records = incremental.PageRecords(self.site.cache("pages"), config.site_dir, lang)
+        incremental.mark_modified(files.documentation_pages(), self.page_keys, self.records)
+        return nav
+
+    @event_priority(110)  # before the tags plugin (100) fills its listings from every page
+    def on_env(self, env, config: MkDocsConfig, files: Files):
+        pages = [f.page for f in files.documentation_pages() if f.page is not None]
+        skipped = incremental.skipped(pages)
+        for page in skipped:
+            incremental.restore(page, self.records.pages[page.file.src_uri], files)
+        tags = config.plugins.get("material/tags")
+        if skipped and tags and tags.config.enabled:
+            # The listings list pages in the order they were read: all of them, in that order.
+            tags.mappings.data.clear()
+            for page in pages:
+                tags.mappings.add(page, "")
+        self.skipped = {page.file.src_uri for page in skipped}
+        self.built_pages = pages
+        return env
+
     def _figure(self, lang: str):
         """name -> the SVG of that figure in `lang`, or None if the site does not draw it (the
         page's own image link then fails the build, naming the page)."""
@@ -238,8 +275,30 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         if getattr(self, "math", None):
             self.math.mathjax.close()  # a failed build leaves no Node process behind
 
+    @event_priority(50)  # before the search plugin (0) writes this language's index
+    def _record_pages(self, config: MkDocsConfig) -> None:
+        """Record every page this build wrote; give the search index every page's entries, in
+        the order a clean build gives them (a --dirty build indexed only the pages it wrote)."""
+        search_plugin = config.plugins.get("material/search")
+        index = search_plugin.search_index if search_plugin else None
+        fresh = incremental.by_page(index.entries) if index else {}
+        entries, records = [], {}
+        for page in self.built_pages:
+            src_uri = page.file.src_uri
+            if src_uri in self.skipped:
+                records[src_uri] = self.records.pages[src_uri]
+            else:
+                key = self.page_keys[src_uri]
+                records[src_uri] = incremental.record(page, key, fresh.get(page.url, []))
+            entries += records[src_uri]["search"]
+        self.records.pages = records
+        self.records.save()
+        if index:
+            index.entries = entries
+            search_plugin.search_index_prev = None  # its own --dirty merge: entries are whole
+
     @event_priority(-100)  # after i18n has merged the languages' indexes (it is listed first)
-    def on_post_build(self, config: MkDocsConfig) -> None:
+    def _split_search(self, config: MkDocsConfig) -> None:
         if config.plugins["i18n"].building:
             return  # the build of another language, nested in the default one's
         if self.math:
@@ -247,3 +306,5 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         offline_plugin = config.plugins.get("material/offline")
         offline_on = bool(offline_plugin and offline_plugin.config.enabled)
         search.split_index(Path(config.site_dir), self.languages, offline=offline_on)
+
+    on_post_build = CombinedEvent(_record_pages, _split_search)

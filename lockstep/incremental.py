@@ -1,0 +1,131 @@
+"""Dirty rebuilds that redo only what changed and leave the site a clean build leaves.
+
+MkDocs' `--dirty` (which `make serve` uses) rebuilds a page when its source is newer than its
+output. That alone misses pages whose included snippet, computed value, nav or templates
+changed, and a page it skips takes no part in what a build gathers from every page: the titles
+in the nav, the anchors other pages link to, the search index, the tag listings.
+
+Here a page counts as modified exactly when the digest of what its output is made from differs
+from the digest recorded when that output was written (or the output is gone), and what the
+build gathers from a page it skips is restored from that record. A clean build (no `--dirty`)
+rebuilds every page and writes every record. Records live in the build cache, one file per
+site folder and language.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Iterable
+from pathlib import Path
+
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from lockstep.cache import write_atomic
+
+VERSION = 1  # of the record format: a change makes every record stale
+
+
+def text_digest(*parts: object) -> str:
+    """16 hex digits over the JSON of `parts`."""
+    data = json.dumps(parts, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+
+class PageRecords:
+    """What the last build that wrote a page into one site folder recorded about it."""
+
+    def __init__(self, folder: Path, site_dir: str, lang: str):
+        site = str(Path(site_dir).resolve())
+        self.path = Path(folder) / f"{text_digest(site)}.{lang}.json"
+        self.pages: dict[str, dict] = {}
+        if self.path.is_file():
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("version") == VERSION and data.get("site_dir") == site:
+                self.pages = data["pages"]
+        self.site = site
+
+    def save(self) -> None:
+        """Write the records (atomically: a crash leaves the old ones, which are then stale)."""
+        data = {"version": VERSION, "site_dir": self.site, "pages": self.pages}
+        write_atomic(self.path, json.dumps(data, ensure_ascii=False).encode())
+
+
+def mark_modified(
+    pages: Iterable[File], keys: dict[str, str | None], records: PageRecords
+) -> set[str]:
+    """Tell a --dirty build which pages to rebuild: those without a key, those whose key is not
+    the recorded one, those whose output is missing. Returns the others' src_uris."""
+    unchanged = set()
+    for file in pages:
+        record = records.pages.get(file.src_uri)
+        same = (
+            record is not None
+            and keys[file.src_uri] is not None
+            and record["key"] == keys[file.src_uri]
+            and Path(file.abs_dest_path).is_file()
+        )
+        if same:
+            unchanged.add(file.src_uri)
+        # MkDocs reads this only in a --dirty build; a clean build rebuilds every page anyway.
+        file.is_modified = (lambda: False) if same else (lambda: True)
+    return unchanged
+
+
+def skipped(pages: Iterable[Page]) -> list[Page]:
+    """The pages this build did not read (a --dirty build skipped them)."""
+    return [page for page in pages if page.markdown is None]
+
+
+def restore(page: Page, record: dict, files: Files) -> None:
+    """Give a skipped page what the build reads from every page, as it was when written."""
+    page.title = record["title"]
+    page.meta = record["meta"]
+    page.present_anchor_ids = set(record["anchors"])
+    links = {}
+    for src_uri, anchors in record["links"].items():
+        target = files.get_file_from_path(src_uri)
+        if target is not None:  # a page that is gone: the key (which lists the files) changed
+            links[target] = anchors
+    page.links_to_anchors = links
+
+
+def record(page: Page, key: str | None, entries: list[dict]) -> dict:
+    """What to remember of a page just written: its key and what the build gathered from it."""
+    links = page.links_to_anchors or {}
+    return {
+        "key": key,
+        "title": page.title,
+        "meta": page.meta,
+        "anchors": sorted(page.present_anchor_ids or ()),
+        "links": {file.src_uri: anchors for file, anchors in links.items()},
+        "search": entries,
+    }
+
+
+def by_page(entries: list[dict]) -> dict[str, list[dict]]:
+    """Search entries grouped by the page they belong to (their location without the anchor)."""
+    grouped: dict[str, list[dict]] = {}
+    for entry in entries:
+        grouped.setdefault(entry["location"].split("#", 1)[0], []).append(entry)
+    return grouped
+
+
+DIRTY_WARNING = "A 'dirty' build is being performed"
+
+
+class _DirtyWarningFilter:
+    """Drops MkDocs' warning that a --dirty build may leave navigation and links inaccurate:
+    with the records above it does not, and under `strict` the warning would fail the build."""
+
+    def filter(self, record) -> bool:
+        return not str(record.msg).startswith(DIRTY_WARNING)
+
+
+def quiet_dirty_warning() -> None:
+    """Install the filter once on MkDocs' build logger."""
+    logger = logging.getLogger("mkdocs.commands.build")
+    if not any(isinstance(f, _DirtyWarningFilter) for f in logger.filters):
+        logger.addFilter(_DirtyWarningFilter())
