@@ -31,8 +31,19 @@ def _package_of(name: str, path: Path) -> str:
     return name if path.name == "__init__.py" else name.rpartition(".")[0]
 
 
+def _stamp(path: Path) -> tuple[str, int, int]:
+    st = path.stat()
+    return str(path), st.st_mtime_ns, st.st_size
+
+
 def imported_names(path: Path, name: str) -> set[str]:
     """Absolute names of the modules a source file imports, anywhere in it."""
+    return set(_imported_names(_stamp(path), name))
+
+
+@functools.cache  # keyed on the file's modification time and size: an edit reads it again
+def _imported_names(stamp: tuple[str, int, int], name: str) -> frozenset[str]:
+    path = Path(stamp[0])
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
@@ -45,7 +56,7 @@ def imported_names(path: Path, name: str) -> set[str]:
                 base = f"{parent}.{base}" if base else parent
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)  # may be submodules
-    return found
+    return frozenset(found)
 
 
 def module_closure(names: Iterable[str], root: Path) -> dict[str, Path]:
@@ -99,6 +110,12 @@ def _path_value(node: ast.expr, env: dict[str, object]) -> object:
 
 def named_paths(path: Path) -> list[Path]:
     """The paths a module's top-level assignments build from __file__ (read, not run)."""
+    return list(_named_paths(_stamp(path)))
+
+
+@functools.cache
+def _named_paths(stamp: tuple[str, int, int]) -> tuple[Path, ...]:
+    path = Path(stamp[0])
     env: dict[str, object] = {"__file__": str(path)}
     found = []
     for node in ast.parse(path.read_text(encoding="utf-8"), str(path)).body:
@@ -109,7 +126,7 @@ def named_paths(path: Path) -> list[Path]:
                 if isinstance(target, ast.Name) and isinstance(value, Path):
                     env[target.id] = value
                     found.append(value)
-    return found
+    return tuple(found)
 
 
 def named_data(module_path: Path, root: Path) -> set[Path]:
@@ -143,9 +160,9 @@ def _inputs(names: tuple[str, ...], root: Path, extra: tuple[Path, ...]) -> tupl
     return tuple(sorted(p.resolve() for p in files))
 
 
-@functools.cache
+@functools.cache  # a module's file, resolved once per process (thousands per rebuild)
 def _is_project_file(path: str, root: str, exclude: str) -> bool:
-    p = Path(path)
+    p = Path(path).resolve()
     return p.is_relative_to(root) and not p.is_relative_to(exclude) and ".venv" not in p.parts
 
 
@@ -158,7 +175,7 @@ def forget_project_modules(root: Path, keep: Path) -> list[str]:
         name
         for name, module in list(sys.modules.items())
         if getattr(module, "__file__", None)
-        and _is_project_file(str(Path(module.__file__).resolve()), root_s, keep_s)
+        and _is_project_file(module.__file__, root_s, keep_s)
     ]
     for name in dropped:
         del sys.modules[name]

@@ -17,6 +17,7 @@ uses an avoided rendering. The English term in brackets right after the Chinese 
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -181,6 +182,7 @@ def _mark_first_uses(piece: str, todo: dict[str, tuple[str, tuple[str, ...]]]) -
     return "".join(text for text, _ in segments)
 
 
+@functools.cache  # called for every term on every line: compile each once
 def _term_pattern(name: str, exact: bool = False) -> re.Pattern:
     """A term as written; where it starts or ends in Latin script, not inside a longer word
     (a capital first letter allowed unless `exact`). Chinese has no spaces to check."""

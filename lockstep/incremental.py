@@ -17,8 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -26,6 +27,7 @@ from mkdocs.structure.pages import Page
 from lockstep.cache import write_atomic
 
 VERSION = 1  # of the record format: a change makes every record stale
+T = TypeVar("T")
 
 
 def text_digest(*parts: object) -> str:
@@ -129,3 +131,19 @@ def quiet_dirty_warning() -> None:
     logger = logging.getLogger("mkdocs.commands.build")
     if not any(isinstance(f, _DirtyWarningFilter) for f in logger.filters):
         logger.addFilter(_DirtyWarningFilter())
+
+
+_REMEMBERED: dict[tuple, tuple[str, object]] = {}
+
+
+def remembered(slot: tuple, key: str | None, make: Callable[[], T]) -> T:
+    """What make() returns, remembered in this process (`mkdocs serve` rebuilds in one) for
+    `slot` while its key stays the same; a None key is never remembered."""
+    if key is not None:
+        hit = _REMEMBERED.get(slot)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+    value = make()
+    if key is not None:
+        _REMEMBERED[slot] = (key, value)
+    return value

@@ -43,6 +43,7 @@ from lockstep import (
     offline,
     page_inputs,
     search,
+    templates,
     vault,
 )
 from lockstep.cache import Cache
@@ -164,6 +165,14 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
     @event_priority(-200)  # after the i18n plugin has laid out this language's files
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         lang = current_language(config)
+        # What each page is made from: decides what a --dirty build rebuilds (on_nav), and
+        # lets the exports below reuse a page's note while its key stays the same.
+        self.page_keys = page_inputs.keys(self.site, self.values, config, files, lang)
+        by_path = {
+            Path(f.abs_src_path).resolve(): self.page_keys[f.src_uri]
+            for f in files.documentation_pages()
+        }
+        tree = self.site.tree(lang)
         if self.figures:
             for name in self.figures.names:
                 src = f"{self.site.options.figures_dest}/{name}.{lang}.svg"
@@ -173,23 +182,31 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
             add_generated(files, config, self.languages, math.CSS_DEST, content=self.math.css())
         if self.deck:
             dest = f"{self.deck.options.anki_dest}/cards.{lang}.apkg"
-            content = anki.package(self.deck, lang, self._exported)
+            key_of = lambda card: by_path.get(card.path.resolve())  # noqa: E731
+            content = anki.package(self.deck, lang, self._exported, key_of=key_of)
             add_generated(files, config, self.languages, dest, content=content)
         if self.site.options.vault_dest:
             dest = f"{self.site.options.vault_dest}/vault.{lang}.zip"
-            content = vault.build(self.site, self.deck, lang, self._exported, self._figure(lang))
+            content = vault.build(
+                self.site,
+                self.deck,
+                lang,
+                self._exported,
+                self._figure(lang),
+                key_of=lambda page: by_path.get((tree / page).resolve()),
+            )
             add_generated(files, config, self.languages, dest, content=content)
         return files
 
     def on_nav(self, nav, config: MkDocsConfig, files: Files):
         lang = current_language(config)
-        self.page_keys = page_inputs.keys(self.site, self.values, config, files, lang)
         self.records = incremental.PageRecords(self.site.cache("pages"), config.site_dir, lang)
         incremental.mark_modified(files.documentation_pages(), self.page_keys, self.records)
         return nav
 
     @event_priority(110)  # before the tags plugin (100) fills its listings from every page
     def on_env(self, env, config: MkDocsConfig, files: Files):
+        templates.reuse_compiled(env)
         pages = [f.page for f in files.documentation_pages() if f.page is not None]
         skipped = incremental.skipped(pages)
         for page in skipped:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from lockstep import includes
+from lockstep import includes, incremental
 from lockstep.cards.deck import Deck
 from lockstep.fences import line_states
 from lockstep.frontmatter import split_front_matter
@@ -54,31 +54,38 @@ class Vault:
             return f"[[{self.note_path(resolved)}|{text}]]"
         return text  # a notebook or a download: not in the vault
 
-    def _image(self, m: re.Match) -> str:
+    def _image(self, m: re.Match, embedded: list[str]) -> str:
         name = posixpath.basename(m["target"])
         figure = re.fullmatch(rf"(?P<name>[\w-]+)\.{self.lang}\.svg", name)
-        svg = self.figure(figure["name"]) if figure else None
-        if svg is None:
+        if not figure or self.figure(figure["name"]) is None:
             return m[0]  # not a drawn figure: left as the page wrote it
-        self.files[f"figures/{name}"] = svg.read_bytes()
+        embedded.append(figure["name"])
         return f"![[figures/{name}]]"
 
-    def convert(self, page: str, text: str) -> str:
-        """A page's Markdown as a note body: images embedded, links as wikilinks (prose only)."""
-        out = []
+    def convert(self, page: str, text: str) -> tuple[str, list[str]]:
+        """A page's Markdown as a note body (images embedded, links as wikilinks, in prose
+        only), and the names of the figures it embeds."""
+        out, embedded = [], []
         for line, fenced in line_states(text):
             if not fenced:
-                line = IMAGE.sub(self._image, line)
+                line = IMAGE.sub(lambda m: self._image(m, embedded), line)
                 line = LINK.sub(lambda m: self._link(page, m), line)
             out.append(line)
-        return "\n".join(out)
+        return "\n".join(out), embedded
 
-    def add_page(self, page: str, text: str, meta: dict) -> None:
-        """One note from a page's Markdown (values and citations already written in)."""
+    def note(self, page: str, text: str, meta: dict) -> tuple[bytes, list[str]]:
+        """One note from a page's Markdown (values and citations already written in), and the
+        figures it embeds."""
         expanded = includes.expand(text, self.site.root, self.site.snippets_options)
-        body = self.convert(page, expanded)
+        body, embedded = self.convert(page, expanded)
         head = f"---\n{yaml.safe_dump(meta, allow_unicode=True, sort_keys=False)}---\n\n"
-        self.files[self.note_path(page) + ".md"] = (head + body.strip() + "\n").encode()
+        return (head + body.strip() + "\n").encode(), embedded
+
+    def add_note(self, page: str, note: bytes, embedded: list[str]) -> None:
+        """Put a note, and the figures it embeds, into the vault."""
+        self.files[self.note_path(page) + ".md"] = note
+        for name in embedded:
+            self.files[f"figures/{name}.{self.lang}.svg"] = self.figure(name).read_bytes()
 
     def add_maps(self, titles: dict[str, str]) -> None:
         """A map-of-content note per module, listing its cards (`titles`: module -> label)."""
@@ -102,31 +109,36 @@ class Vault:
         return buffer.getvalue()
 
 
-def build(site, deck: Deck | None, lang: str, exported, figure) -> bytes:
+def build(site, deck: Deck | None, lang: str, exported, figure, key_of=lambda page: None) -> bytes:
     """The vault of `lang` as a .zip: every Markdown page and card a note, with module maps.
 
     `exported(text, lang)` writes computed values and citations in; `figure(name)` gives the
-    path of figure `name` in `lang`, or None if the site does not draw it."""
+    path of figure `name` in `lang`, or None if the site does not draw it; `key_of(page)`, a
+    digest of what the page is made from, under which its note is remembered between builds."""
     vault = Vault(site, deck, lang, figure)
     cards = {c.path.resolve(): c for c in deck.cards(lang)} if deck else {}
     for page in site.pages(lang):
         if not page.endswith(".md"):
             continue
         path = (site.tree(lang) / page).resolve()
-        _, body = split_front_matter(path.read_text(encoding="utf-8"))
-        card = cards.get(path)
-        if card:
-            meta = {
-                "id": card.id,
-                "module": card.module,
-                "difficulty": card.difficulty,
-                "tags": list(card.tags),
-                "related": [f"[[{deck.options.folder}/{r}]]" for r in card.related],
-            }
-        else:
-            title = next((t for _, level, t in headings(body) if level == 1), page)
-            meta = {"title": exported(title, lang)}
-        vault.add_page(page, exported(body, lang), meta)
+
+        def note(path=path, page=page) -> tuple[bytes, list[str]]:
+            _, body = split_front_matter(path.read_text(encoding="utf-8"))
+            card = cards.get(path)
+            if card:
+                meta = {
+                    "id": card.id,
+                    "module": card.module,
+                    "difficulty": card.difficulty,
+                    "tags": list(card.tags),
+                    "related": [f"[[{deck.options.folder}/{r}]]" for r in card.related],
+                }
+            else:
+                title = next((t for _, level, t in headings(body) if level == 1), page)
+                meta = {"title": exported(title, lang)}
+            return vault.note(page, exported(body, lang), meta)
+
+        vault.add_note(page, *incremental.remembered(("vault", lang, page), key_of(page), note))
     if deck:
         vault.add_maps({m: labels[lang] for m, labels in deck.vocabulary.modules.items()})
     return vault.zip()

@@ -141,6 +141,12 @@ def test_changed_at_is_the_commit_time_unless_the_file_has_local_changes(tmp_pat
     git("-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "card")
     os.utime(card, (2_000_000_000, 2_000_000_000))  # a fresh clone's mtime: ignored
     assert changed.changed_at([card]) == 1_700_000_000
+    other = repo / "other.md"  # a later commit: each file gets its own last commit's time
+    other.write_text("other\n", encoding="utf-8")
+    env = {**env, "GIT_AUTHOR_DATE": "@1800000000 +0000", "GIT_COMMITTER_DATE": "@1800000000 +0000"}
+    git("add", "other.md")
+    git("-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "other")
+    assert changed.changed_times([card, other]) == {card: 1_700_000_000, other: 1_800_000_000}
     card.write_text("edited\n", encoding="utf-8")  # uncommitted: its mtime counts
     assert changed.changed_at([card]) == card.stat().st_mtime
     outside = tmp_path / "loose.md"

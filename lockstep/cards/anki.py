@@ -29,7 +29,7 @@ from pathlib import Path
 import genanki
 import markdown
 
-from lockstep import changed, markup
+from lockstep import changed, incremental, markup
 from lockstep.cards import anki_model
 from lockstep.cards.deck import Card, Deck
 from lockstep.markup import link_texts
@@ -81,20 +81,33 @@ class TimedNote(genanki.Note):
         super().write_to_db(cursor, self.mod, deck_id, id_gen)
 
 
-def package(deck: Deck, lang: str, substitute: Callable[[str, str], str]) -> bytes:
-    """The .apkg of one language's cards, as bytes."""
+def package(
+    deck: Deck,
+    lang: str,
+    substitute: Callable[[str, str], str],
+    key_of: Callable[[Card], str | None] = lambda card: None,
+) -> bytes:
+    """The .apkg of one language's cards, as bytes. `key_of(card)`: a digest of what the card's
+    page is made from, under which its note's fields are remembered between builds."""
     anki = deck.vocabulary.anki
     note_type = anki_model.model(deck, lang)
-    conversion = changed.changed_at(CONVERSION)
+    cards = deck.cards(lang)
+    times = changed.changed_times([*CONVERSION, *(card.path for card in cards)])
+    conversion = max(times[path.resolve()] for path in CONVERSION)
     out = genanki.Deck(anki["deck_ids"][lang], anki["deck_names"][lang])
-    for card in deck.cards(lang):
+    for card in cards:
+        fields = incremental.remembered(
+            ("anki", lang, card.id),
+            key_of(card),
+            lambda card=card: note_fields(deck, card, substitute),
+        )
         out.add_note(
             TimedNote(
                 model=note_type,
-                fields=note_fields(deck, card, substitute),
+                fields=list(fields),
                 tags=note_tags(deck, card),
                 guid=note_guid(card.id, lang),
-                mod=max(conversion, changed.changed_at([card.path])),
+                mod=max(conversion, times[card.path.resolve()]),
             )
         )
     # The package's time is the note type's (and the deck's): when the look last changed.

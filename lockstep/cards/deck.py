@@ -5,6 +5,7 @@ vocabulary's sections as `##` headings in order. Loading, checks, and the new-ca
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,12 @@ class Card:
 
 def read_card(path: Path, lang: str) -> Card:
     """Parse a card page; missing or malformed values are kept as they are for the checks."""
+    st = path.stat()  # parsed again only once edited: `mkdocs serve` reads the deck per build
+    return _read_card(path, lang, st.st_mtime_ns, st.st_size)
+
+
+@functools.cache
+def _read_card(path: Path, lang: str, mtime_ns: int, size: int) -> Card:
     meta, body = split_front_matter(path.read_text(encoding="utf-8"))
     lines = body.splitlines()
     marks = [(i, level, text) for i, level, text in headings(body) if level <= 2]
