@@ -25,8 +25,10 @@ $(STAMP): requirements.txt pyproject.toml package-lock.json
 
 venv: $(STAMP)  ## create or refresh .venv (requirements.txt) and node_modules (package-lock.json)
 
+# --dirty: an edit rebuilds only the pages made from what changed (lockstep/incremental.py),
+# and leaves the same bytes a clean build would.
 serve: $(STAMP)  ## serve the site with live reload on http://127.0.0.1:8000
-	$(BIN)/mkdocs serve --livereload --dev-addr 127.0.0.1:8000
+	$(BIN)/mkdocs serve --livereload --dirty --dev-addr 127.0.0.1:8000
 
 build: $(STAMP)  ## build the static site into site/ (strict)
 	$(BIN)/mkdocs build --strict

@@ -1,0 +1,254 @@
+"""What an author waits for: build times and edit-to-preview latency as the deck grows.
+
+    python -m bench.site                      # decks of 13, 130 and 500 cards per language
+    python -m bench.site --sizes 13 --out F   # one size, to another file
+
+For each size the project is copied (the files git tracks or would track) into a scratch
+folder and the deck is grown to that many cards per language by copying the existing cards
+under new ids, listed in the nav after the others. Then, in that copy: a cold `mkdocs build
+--strict` (no cache, no site), a warm one (caches full), the cards' docs tests (every code
+block, numbers, words and parity check of the cards' pages), and `mkdocs serve` timed from
+saving an edit until the served output shows it, for (a) a prose edit to one card, (b) an edit
+to one figure's module, (c) a comment added to a snippet that two pages include. Each edit is
+reverted, and the revert waited for, before the next. Times are wall-clock seconds on this
+machine, one run each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+from bench.pages import machine
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results" / "site.json"
+SIZES = (13, 130, 500)
+LANGS = ("zh", "en")
+# The three edits: (name, file, old text, new text, the served paths that must show it).
+CARD = "docs/en/cards/why-scale.md"
+FIGURE = "snippets/figures/qk_distribution.py"
+SNIPPET = "snippets/variance.py"
+EDIT_TIMEOUT_S = 900
+SERVE_FLAGS = ("--livereload", "--dirty")  # as `make serve` runs it
+
+
+def project_files(root: Path) -> list[str]:
+    """The files git tracks, or would track, under root (what a fresh clone plus edits holds)."""
+    out = subprocess.run(
+        ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    return [f for f in out.split("\0") if f and (root / f).is_file()]
+
+
+def copy_project(root: Path, dest: Path) -> None:
+    """A scratch copy of the project; node_modules (MathJax) linked, not copied."""
+    for name in project_files(root):
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(root / name, target)
+    (dest / "node_modules").symlink_to(root / "node_modules")
+
+
+def letters(k: int) -> str:
+    """0 -> 'a', 25 -> 'z', 26 -> 'ba': ids made of letters (card ids allow no capitals)."""
+    out = ""
+    while True:
+        k, r = divmod(k, 26)
+        out = chr(97 + r) + out
+        if not k:
+            return out
+
+
+def grow_deck(project: Path, size: int) -> int:
+    """Copy the cards until each language has `size`; the new ids go into the nav. Returns how
+    many cards each language has (the original count if it is already larger)."""
+    originals = sorted((project / "docs" / LANGS[0] / "cards").glob("*.md"))
+    originals = [p.stem for p in originals if p.read_text(encoding="utf-8").startswith("---\nid:")]
+    new_ids = []
+    for k in range(max(0, size - len(originals))):
+        card = originals[k % len(originals)]
+        new_id = f"{card}-copy-{letters(k)}"
+        new_ids.append(new_id)
+        for lang in LANGS:
+            folder = project / "docs" / lang / "cards"
+            text = (folder / f"{card}.md").read_text(encoding="utf-8")
+            (folder / f"{new_id}.md").write_text(
+                text.replace(f"id: {card}\n", f"id: {new_id}\n", 1), encoding="utf-8"
+            )
+    if new_ids:
+        config = project / "mkdocs.yml"
+        text = config.read_text(encoding="utf-8")
+        anchor = re.search(r"^( +)- cards/handbook\.md\n", text, re.M)
+        listed = "".join(f"{anchor.group(1)}- cards/{i}.md\n" for i in new_ids)
+        config.write_text(text[: anchor.start()] + listed + text[anchor.start() :], "utf-8")
+    return len(originals) + len(new_ids)
+
+
+def timed(cmd: list[str], cwd: Path, env: dict) -> float:
+    """Seconds a command takes; its failure stops the benchmark with its output."""
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    took = time.perf_counter() - start
+    if done.returncode:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return round(took, 2)
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url: str) -> bytes | None:
+    """The served bytes at url, or None while the server is not answering."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.read()
+    except OSError:
+        return None
+
+
+def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll `check` every 50 ms until it holds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(0.05)
+
+
+# `mkdocs serve` adds a script with a fresh number to every HTML response: not the page's.
+LIVERELOAD = re.compile(rb"<script>[^<]*livereload\(\d+, \d+\);\s*</script>")
+
+
+def digest_of(url: str) -> str | None:
+    """sha256 of what is served at url, the live-reload script left out (None when nothing is)."""
+    body = fetch(url)
+    return hashlib.sha256(LIVERELOAD.sub(b"", body)).hexdigest() if body is not None else None
+
+
+def edit_latency(project: Path, base: str, path: str, old: str, new: str, urls: list[str]) -> float:
+    """Seconds from saving `old` -> `new` in `path` until every url serves different bytes;
+    then the edit is undone and the undo waited for (not timed)."""
+    target = project / path
+    text = target.read_text(encoding="utf-8")
+    if text.count(old) != 1:
+        raise SystemExit(f"{path}: the edit needs {old!r} exactly once")
+    before = {u: digest_of(base + u) for u in urls}
+    missing = [u for u, d in before.items() if d is None]
+    if missing:
+        raise SystemExit(f"nothing is served at {missing}")
+    start = time.perf_counter()
+    target.write_text(text.replace(old, new), encoding="utf-8")
+    wait_until(
+        lambda: all(digest_of(base + u) not in (before[u], None) for u in urls),
+        EDIT_TIMEOUT_S,
+        f"the edit to {path} to show",
+    )
+    took = time.perf_counter() - start
+    target.write_text(text, encoding="utf-8")
+    wait_until(
+        lambda: all(digest_of(base + u) == before[u] for u in urls),
+        EDIT_TIMEOUT_S,
+        f"the undo of {path} to show",
+    )
+    return round(took, 2)
+
+
+def serve_latencies(project: Path, env: dict) -> dict:
+    """Edit-to-preview seconds under `mkdocs serve` for the three edits."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/"
+    log = (project / "serve.log").open("w")
+    env = {**env, "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "mkdocs", "serve", *SERVE_FLAGS, "--dev-addr", base[7:-1]]
+    server = subprocess.Popen(cmd, cwd=project, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        start = time.perf_counter()
+        wait_until(lambda: fetch(base) is not None, EDIT_TIMEOUT_S, "mkdocs serve to start")
+        first = round(time.perf_counter() - start, 2)
+        edits = {
+            "prose": (CARD, "so the softmax does not", "so the softmax still does not"),
+            "figure": (FIGURE, '"x": "value"', '"x": "values"'),
+            "snippet": (SNIPPET, "\nimport math\n", "\n# (an added comment)\nimport math\n"),
+        }
+        where = {
+            "prose": ["en/cards/why-scale/"],
+            "figure": ["en/assets/figures/qk_distribution.en.svg"],
+            "snippet": ["why-dot-product-grows/", "en/why-dot-product-grows/"],
+        }
+        out = {"serve_start_s": first}
+        for name, (path, old, new) in edits.items():
+            out[f"{name}_edit_s"] = edit_latency(project, base, path, old, new, where[name])
+            print(f"    {name} edit: {out[f'{name}_edit_s']} s", flush=True)
+        return out
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        log.close()
+
+
+def measure(size: int, scratch: Path, serve_only: bool = False) -> dict:
+    """Every measurement for one deck size, in a fresh copy of the project."""
+    project = scratch / f"deck-{size}"
+    copy_project(ROOT, project)
+    cards = grow_deck(project, size)
+    # The copy's own packages first: an edit there must be what the build imports.
+    env = {**os.environ, "PYTHONPATH": str(project), "NO_MKDOCS_2_WARNING": "1"}
+    build = [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"]
+    row = {"cards_per_language": cards}
+    print(f"{cards} cards per language", flush=True)
+    if serve_only:
+        row.update(serve_latencies(project, env))
+        return row
+    row["cold_build_s"] = timed(build, project, env)
+    row["warm_build_s"] = timed(build, project, env)
+    print(f"    builds: cold {row['cold_build_s']} s, warm {row['warm_build_s']} s", flush=True)
+    tests = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    row["cards_tests_s"] = timed([*tests, *(f"docs/{lang}/cards" for lang in LANGS)], project, env)
+    print(f"    cards' docs tests: {row['cards_tests_s']} s", flush=True)
+    row.update(serve_latencies(project, env))
+    shutil.rmtree(project, ignore_errors=True)
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure each size and write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES))
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--serve-only", action="store_true", help="only the edit latencies")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as scratch:
+        rows = [measure(size, Path(scratch), args.serve_only) for size in args.sizes]
+    report = {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "method": __doc__.split("\n\n", 2)[2].strip(),
+        "results": rows,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
