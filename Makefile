@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml package-lock.json | sha256sum | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help venv serve build downloads offline handbook test lint a11y bench bench-pages bench-gpu bench-tiles bench-compile lock clean
+.PHONY: help venv serve build downloads offline handbook test lint a11y bench bench-pages bench-site bench-gpu bench-tiles bench-compile lock clean
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -70,6 +70,9 @@ bench: $(STAMP)  ## CPU kernel benchmark: prints ratios, writes bench/results/cp
 # The GPU machine has its own Python, torch and triton and no network: nothing is installed.
 bench-pages: build  ## first-visit bytes and time to math of every page in Chromium: bench/results/pages.json
 	$(BIN)/python -m bench.pages site
+
+bench-site: $(STAMP)  ## build times and edit-to-preview latency at 13, 130, 500 cards per language: bench/results/site.json
+	$(BIN)/python -m bench.site
 
 bench-gpu:  ## GPU benchmark with the machine's python3, torch, triton: bench/results/gpu.json
 	python3 -m bench.gpu

@@ -11,6 +11,7 @@ from attention_site import (
     bench_tables,
     compile_tables,
     derivation_tables,
+    site_bench_tables,
     training_tables,
     variance_tables,
 )
@@ -21,4 +22,5 @@ VALUES: dict[str, Callable[[str], str]] = {
     **training_tables.VALUES,
     **bench_tables.VALUES,
     **compile_tables.VALUES,
+    **site_bench_tables.VALUES,
 }

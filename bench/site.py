@@ -32,7 +32,10 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+import yaml
+
 from bench.pages import machine
+from lockstep.config import Site
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "site.json"
@@ -43,6 +46,10 @@ CARD = "docs/en/cards/why-scale.md"
 FIGURE = "snippets/figures/qk_distribution.py"
 SNIPPET = "snippets/variance.py"
 EDIT_TIMEOUT_S = 900
+# What an author should wait at most (seconds): a prose edit and a snippet edit at today's
+# deck size, a prose edit at 500 cards per language. The warm build should grow no faster
+# than the deck.
+TARGETS = {"prose_edit_s": {13: 2.0, 500: 5.0}, "snippet_edit_s": {13: 10.0}}
 SERVE_FLAGS = ("--livereload", "--dirty")  # as `make serve` runs it
 
 
@@ -91,6 +98,13 @@ def grow_deck(project: Path, size: int) -> int:
             (folder / f"{new_id}.md").write_text(
                 text.replace(f"id: {card}\n", f"id: {new_id}\n", 1), encoding="utf-8"
             )
+    stated = project / Site.load(project / "mkdocs.yml").options.stated_numbers
+    numbers = yaml.safe_load(stated.read_text(encoding="utf-8")) or {}
+    for new_id in new_ids:  # a copy states the numbers its card states, for the same reasons
+        card = new_id.rsplit("-copy-", 1)[0]
+        if f"cards/{card}.md" in numbers:
+            numbers[f"cards/{new_id}.md"] = numbers[f"cards/{card}.md"]
+    stated.write_text(yaml.safe_dump(numbers, allow_unicode=True), encoding="utf-8")
     if new_ids:
         config = project / "mkdocs.yml"
         text = config.read_text(encoding="utf-8")

@@ -174,8 +174,7 @@ def forget_project_modules(root: Path, keep: Path) -> list[str]:
     dropped = [
         name
         for name, module in list(sys.modules.items())
-        if getattr(module, "__file__", None)
-        and _is_project_file(module.__file__, root_s, keep_s)
+        if getattr(module, "__file__", None) and _is_project_file(module.__file__, root_s, keep_s)
     ]
     for name in dropped:
         del sys.modules[name]

@@ -29,10 +29,12 @@ SUB_PATH = "/attention-verified/"
 OFFLINE_ZIP = "attention-verified-offline.zip"  # as the Makefile names it
 
 
-def mkdocs_build(cwd: Path, site_dir: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    """`mkdocs build --strict` in `cwd`, output captured."""
+def mkdocs_build(
+    cwd: Path, site_dir: Path, env: dict | None = None, extra: list[str] = ()
+) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` (and `extra` options) in `cwd`, output captured."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
-    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
+    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", *extra, "--site-dir", str(site_dir)]
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
 
 

@@ -1,0 +1,131 @@
+"""Dirty rebuilds: a rebuild after edits writes exactly the pages made from what changed and
+leaves the bytes a clean build leaves; the served page shows an edit to a snippet it includes;
+and the pieces (included files, keys by what code does, remembered exports) one by one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.site import SERVE_FLAGS, fetch, free_port, wait_until
+from lockstep import includes, incremental
+from lockstep.cache import digest
+from tests.conftest import copy_project, mkdocs_build
+
+SNIPPET = "snippets/variance.py"  # included by why-dot-product-grows in both languages
+CARD = "docs/en/cards/why-scale.md"
+COMMENT = "# a comment added while writing\n"
+
+
+def test_included_files_follow_inline_block_and_nested_includes(tmp_path):
+    (tmp_path / "a.py").write_text("A = 1\n")
+    (tmp_path / "b.md").write_text('--8<-- "c.txt"\n')
+    (tmp_path / "c.txt").write_text("c\n")
+    text = '```python\n--8<-- "a.py:section"\n```\n\n--8<--\nb.md\n--8<--\n--8<-- "gone.py"\n'
+    found = includes.included_files(text, tmp_path, {"base_path": ["."]})
+    assert found == [tmp_path / "a.py", tmp_path / "b.md", tmp_path / "c.txt"]
+
+
+def test_a_comment_changes_what_code_is_keyed_on_only_where_the_text_is_shown(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("X = 1\n")
+    as_code, as_text = digest([module], tmp_path, code=True), digest([module], tmp_path)
+    module.write_text(f"{COMMENT}X = 1\n")
+    assert digest([module], tmp_path, code=True) == as_code
+    assert digest([module], tmp_path) != as_text
+    module.write_text("X = 2\n")
+    assert digest([module], tmp_path, code=True) != as_code
+
+
+def test_remembered_reuses_a_value_only_under_the_same_key():
+    made = []
+
+    def make(value):
+        return lambda: made.append(value) or value
+
+    slot = ("test", "remembered")
+    assert incremental.remembered(slot, "k1", make("one")) == "one"
+    assert incremental.remembered(slot, "k1", make("two")) == "one"
+    assert incremental.remembered(slot, "k2", make("three")) == "three"
+    assert incremental.remembered(slot, None, make("four")) == "four"
+    assert made == ["one", "three", "four"]
+
+
+def test_search_entries_are_grouped_by_their_page():
+    entries = [{"location": "a/"}, {"location": "a/#x"}, {"location": "a/b/"}]
+    assert incremental.by_page(entries) == {"a/": entries[:2], "a/b/": entries[2:]}
+
+
+def _edit(project: Path) -> None:
+    snippet, card = project / SNIPPET, project / CARD
+    snippet.write_text(COMMENT + snippet.read_text(encoding="utf-8"), encoding="utf-8")
+    text = card.read_text(encoding="utf-8")
+    card.write_text(text.replace("so the softmax does not", "so the softmax still does not"))
+
+
+def _files(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+
+
+@pytest.mark.build
+@pytest.mark.slow
+def test_a_dirty_rebuild_writes_only_what_changed_and_leaves_a_clean_builds_bytes(tmp_path):
+    project = copy_project(tmp_path / "project")
+    env = {"PYTHONPATH": str(project)}  # the copy's snippets are what its build imports
+    dirty, clean = tmp_path / "dirty", tmp_path / "clean"
+    result = mkdocs_build(project, dirty, env=env, extra=["--dirty"])  # into nothing: all pages
+    assert result.returncode == 0, result.stderr[-3000:]
+    before = {p: p.stat().st_mtime_ns for p in dirty.rglob("*.html")}
+    _edit(project)
+    result = mkdocs_build(project, dirty, env=env, extra=["--dirty"])
+    assert result.returncode == 0, result.stderr[-3000:]
+    rewritten = {
+        p.relative_to(dirty).as_posix() for p in before if p.stat().st_mtime_ns != before[p]
+    }
+    assert rewritten == {
+        "404.html",  # every build writes the theme's own templates
+        "why-dot-product-grows/index.html",  # both languages include the snippet
+        "en/why-dot-product-grows/index.html",
+        "en/cards/why-scale/index.html",  # the edited card
+        "en/cards/handbook/index.html",  # which holds every card
+        "cards/index.html",  # its tag listing is read in every build
+        "en/cards/index.html",
+    }
+    assert COMMENT.strip() in (dirty / "en/why-dot-product-grows/index.html").read_text("utf-8")
+    assert "still does not" in (dirty / "en/cards/why-scale/index.html").read_text("utf-8")
+    result = mkdocs_build(project, clean, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    dirty_files, clean_files = _files(dirty), _files(clean)
+    assert dirty_files.keys() == clean_files.keys()
+    assert [name for name in clean_files if dirty_files[name] != clean_files[name]] == []
+
+
+@pytest.mark.build
+@pytest.mark.slow
+def test_the_served_page_shows_an_edit_to_a_snippet_it_includes(tmp_path):
+    project = copy_project(tmp_path / "project")
+    env = {**os.environ, "PYTHONPATH": str(project), "NO_MKDOCS_2_WARNING": "1"}
+    base = f"http://127.0.0.1:{free_port()}/"
+    cmd = [sys.executable, "-m", "mkdocs", "serve", *SERVE_FLAGS, "--dev-addr", base[7:-1]]
+    server = subprocess.Popen(
+        cmd, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_until(lambda: fetch(base) is not None, 300, "mkdocs serve to start")
+        pages = [base + "why-dot-product-grows/", base + "en/why-dot-product-grows/"]
+        assert all(COMMENT.strip() not in fetch(page).decode() for page in pages)
+        (project / SNIPPET).write_text(
+            COMMENT + (project / SNIPPET).read_text(encoding="utf-8"), encoding="utf-8"
+        )
+        wait_until(
+            lambda: all(COMMENT.strip() in (fetch(page) or b"").decode() for page in pages),
+            300,
+            "the served pages to show the edit",
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=60)

@@ -1,0 +1,45 @@
+"""bench.site grows a deck the site accepts, and its committed results are the ones the
+benchmarks page shows. A benchmark, not a timed test: nothing here judges the numbers."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from bench.site import RESULTS, SIZES, TARGETS, grow_deck
+from lockstep.cards.deck import Deck
+from lockstep.config import Site
+from tests.conftest import LANGS, copy_project, lang_dir
+
+
+def test_a_grown_deck_passes_the_card_checks_and_is_in_the_nav(tmp_path):
+    project = copy_project(tmp_path)
+    assert grow_deck(project, 20) == 20
+    deck = Deck(Site.load(project / "mkdocs.yml"))
+    assert deck.check() == []
+    ids = {lang: sorted(card.id for card in deck.cards(lang)) for lang in LANGS}
+    assert all(len(ids[lang]) == 20 for lang in LANGS) and len(set(map(tuple, ids.values()))) == 1
+    nav = yaml.load((project / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
+    listed = [
+        entry
+        for section in nav["nav"]
+        if isinstance(section, dict)
+        for entries in section.values()
+        if isinstance(entries, list)
+        for entry in entries
+        if isinstance(entry, str) and entry.startswith("cards/")
+    ]
+    assert {f"cards/{i}.md" for i in ids[LANGS[0]]} <= set(listed)
+
+
+def test_committed_results_cover_every_size_and_target(built_site):
+    report = json.loads(RESULTS.read_text(encoding="utf-8"))
+    rows = {r["cards_per_language"]: r for r in report["results"]}
+    assert sorted(rows) == sorted(SIZES) and report["date"] and report["machine"]["cpus"]
+    for column, targets in TARGETS.items():
+        assert set(targets) <= set(rows) and all(column in row for row in rows.values())
+    for lang in LANGS:  # the page shows each measured build time, as measured
+        page = (lang_dir(built_site, lang) / "kernels/benchmarks/index.html").read_text("utf-8")
+        for row in rows.values():
+            assert f"{row['cold_build_s']:.1f}" in page and f"{row['prose_edit_s']:.1f}" in page
