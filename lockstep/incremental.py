@@ -26,7 +26,7 @@ from mkdocs.structure.pages import Page
 
 from lockstep.cache import write_atomic
 
-VERSION = 1  # of the record format: a change makes every record stale
+VERSION = 2  # of the record format: a change makes every record stale
 T = TypeVar("T")
 
 
@@ -49,10 +49,15 @@ class PageRecords:
                 self.pages = data["pages"]
         self.site = site
 
-    def save(self) -> None:
-        """Write the records (atomically: a crash leaves the old ones, which are then stale)."""
-        data = {"version": VERSION, "site_dir": self.site, "pages": self.pages}
-        write_atomic(self.path, json.dumps(data, ensure_ascii=False).encode())
+    def replace(self, pages: dict[str, dict]) -> None:
+        """Make `pages` the records, remove the output of each page that is no longer built
+        (a --dirty build leaves it; a clean build has none), and write the records (atomically:
+        after a crash the old ones are stale, which rebuilds their pages)."""
+        for src_uri in self.pages.keys() - pages.keys():
+            (Path(self.site) / self.pages[src_uri]["dest"]).unlink(missing_ok=True)
+        self.pages = pages
+        data = {"version": VERSION, "site_dir": self.site, "pages": pages}
+        write_atomic(self.path, json.dumps(data, ensure_ascii=False, default=str).encode())
 
 
 def mark_modified(
@@ -99,12 +104,24 @@ def record(page: Page, key: str | None, entries: list[dict]) -> dict:
     links = page.links_to_anchors or {}
     return {
         "key": key,
+        "dest": page.file.dest_uri,
         "title": page.title,
         "meta": page.meta,
         "anchors": sorted(page.present_anchor_ids or ()),
         "links": {file.src_uri: anchors for file, anchors in links.items()},
         "search": entries,
     }
+
+
+def recollect_tags(tags_plugin, pages: list[Page]) -> None:
+    """Give Material's tags plugin every page's tags, in the order of `pages`: it collects them
+    while it reads a page (on_page_markdown), and a --dirty build did not read the pages it
+    skipped. Nothing to do without the plugin."""
+    if not (tags_plugin and tags_plugin.config.enabled):
+        return
+    tags_plugin.mappings.data.clear()  # its listings list pages in the order they were added
+    for page in pages:
+        tags_plugin.mappings.add(page, "")  # reads page.meta; the Markdown is not looked at
 
 
 def by_page(entries: list[dict]) -> dict[str, list[dict]]:

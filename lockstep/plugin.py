@@ -211,14 +211,10 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         skipped = incremental.skipped(pages)
         for page in skipped:
             incremental.restore(page, self.records.pages[page.file.src_uri], files)
-        tags = config.plugins.get("material/tags")
-        if skipped and tags and tags.config.enabled:
-            # The listings list pages in the order they were read: all of them, in that order.
-            tags.mappings.data.clear()
-            for page in pages:
-                tags.mappings.add(page, "")
+        if skipped:
+            incremental.recollect_tags(config.plugins.get("material/tags"), pages)
         self.skipped = {page.file.src_uri for page in skipped}
-        self.built_pages = pages
+        self.doc_pages = pages
         return env
 
     def _figure(self, lang: str):
@@ -294,13 +290,14 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
 
     @event_priority(50)  # before the search plugin (0) writes this language's index
     def _record_pages(self, config: MkDocsConfig) -> None:
-        """Record every page this build wrote; give the search index every page's entries, in
-        the order a clean build gives them (a --dirty build indexed only the pages it wrote)."""
+        """Record every page this build wrote and drop the output of pages that are gone; give
+        the search index every page's entries, in the order a clean build gives them (a --dirty
+        build indexed only the pages it wrote)."""
         search_plugin = config.plugins.get("material/search")
         index = search_plugin.search_index if search_plugin else None
         fresh = incremental.by_page(index.entries) if index else {}
         entries, records = [], {}
-        for page in self.built_pages:
+        for page in self.doc_pages:
             src_uri = page.file.src_uri
             if src_uri in self.skipped:
                 records[src_uri] = self.records.pages[src_uri]
@@ -308,8 +305,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
                 key = self.page_keys[src_uri]
                 records[src_uri] = incremental.record(page, key, fresh.get(page.url, []))
             entries += records[src_uri]["search"]
-        self.records.pages = records
-        self.records.save()
+        self.records.replace(records)
         if index:
             index.entries = entries
             search_plugin.search_index_prev = None  # its own --dirty merge: entries are whole

@@ -7,7 +7,7 @@ import json
 
 import yaml
 
-from bench.site import RESULTS, SIZES, TARGETS, grow_deck
+from bench.site import RESULTS, SERVE_FLAGS, SIZES, TARGETS, grow_deck
 from lockstep.cards.deck import Deck
 from lockstep.config import Site
 from tests.conftest import LANGS, copy_project, lang_dir
@@ -43,3 +43,11 @@ def test_committed_results_cover_every_size_and_target(built_site):
         page = (lang_dir(built_site, lang) / "kernels/benchmarks/index.html").read_text("utf-8")
         for row in rows.values():
             assert f"{row['cold_build_s']:.1f}" in page and f"{row['prose_edit_s']:.1f}" in page
+
+
+def test_the_benchmark_serves_the_site_as_make_serve_does():
+    from tests.conftest import ROOT
+
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    serve = next(line for line in makefile.splitlines() if "mkdocs serve" in line)
+    assert all(flag in serve.split() for flag in SERVE_FLAGS)

@@ -55,6 +55,17 @@ def test_remembered_reuses_a_value_only_under_the_same_key():
     assert made == ["one", "three", "four"]
 
 
+def test_records_drop_the_output_of_a_page_that_is_gone(tmp_path):
+    site = tmp_path / "site"
+    (site / "gone").mkdir(parents=True)
+    (site / "gone/index.html").write_text("old")
+    records = incremental.PageRecords(tmp_path / "records", str(site), "en")
+    records.replace({"gone.md": {"key": "k", "dest": "gone/index.html"}})
+    assert incremental.PageRecords(tmp_path / "records", str(site), "en").pages == records.pages
+    records.replace({})
+    assert not (site / "gone/index.html").exists()
+
+
 def test_search_entries_are_grouped_by_their_page():
     entries = [{"location": "a/"}, {"location": "a/#x"}, {"location": "a/b/"}]
     assert incremental.by_page(entries) == {"a/": entries[:2], "a/b/": entries[2:]}
