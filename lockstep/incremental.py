@@ -41,7 +41,8 @@ class PageRecords:
 
     def __init__(self, folder: Path, site_dir: str, lang: str):
         site = str(Path(site_dir).resolve())
-        self.path = Path(folder) / f"{text_digest(site)}.{lang}.json"
+        self.folder, self.name = Path(folder), text_digest(site)
+        self.path = self.folder / f"{self.name}.{lang}.json"
         self.pages: dict[str, dict] = {}
         if self.path.is_file():
             data = json.loads(self.path.read_text(encoding="utf-8"))
@@ -58,6 +59,16 @@ class PageRecords:
         self.pages = pages
         data = {"version": VERSION, "site_dir": self.site, "pages": pages}
         write_atomic(self.path, json.dumps(data, ensure_ascii=False, default=str).encode())
+        write_atomic(self.folder / f"{self.name}.site", self.site.encode())
+        self._prune()
+
+    def _prune(self) -> None:
+        """Drop the records of site folders that are gone: `mkdocs serve` builds into a new
+        temporary folder each time it starts."""
+        for marker in self.folder.glob("*.site"):
+            if not Path(marker.read_text(encoding="utf-8")).is_dir():
+                for stale in self.folder.glob(f"{marker.stem}.*"):
+                    stale.unlink(missing_ok=True)
 
 
 def mark_modified(

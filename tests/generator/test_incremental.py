@@ -64,6 +64,12 @@ def test_records_drop_the_output_of_a_page_that_is_gone(tmp_path):
     assert incremental.PageRecords(tmp_path / "records", str(site), "en").pages == records.pages
     records.replace({})
     assert not (site / "gone/index.html").exists()
+    other = tmp_path / "served"  # a folder `mkdocs serve` built into, and then removed
+    other.mkdir()
+    incremental.PageRecords(tmp_path / "records", str(other), "en").replace({})
+    other.rmdir()
+    records.replace({})
+    assert sorted(p.suffix for p in (tmp_path / "records").iterdir()) == [".json", ".site"]
 
 
 def test_search_entries_are_grouped_by_their_page():
