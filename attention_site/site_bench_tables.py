@@ -51,7 +51,7 @@ WHAT = {
     "en": {"prose_edit_s": "Prose edit", "snippet_edit_s": "Included snippet edit"},
 }
 TARGET_LINE = {
-    "zh": "- 每种语言 {n} 张卡片时，{what}后到网站显示出修改（目标 ≤ {t:g} 秒）：{got:.2f} 秒，"
+    "zh": "- 每种语言 {n} 张卡片时{what}，从保存到网站显示出修改（目标 ≤ {t:g} 秒）：{got:.2f} 秒，"
     "{verdict}。",
     "en": "- {what} at {n} cards per language, from saving to seeing it (target ≤ {t:g} s): "
     "{got:.2f} s, {verdict}.",
@@ -59,14 +59,14 @@ TARGET_LINE = {
 VERDICT = {"zh": ("达标", "未达标"), "en": ("met", "missed")}
 GROWTH = {
     "zh": "- 热构建：每种语言的卡片从 {n0} 张增至 {n1} 张时，每多一张，用时多 {first:.0f} 毫秒；"
-    "从 {n2} 张增至 {n3} 张时，每多一张多 {last:.0f} 毫秒：{verdict}（后者至多为前者的 {k:g} 倍"
-    "即算线性，每项只运行一次）。",
+    "从 {n2} 张增至 {n3} 张时，每多一张多 {last:.0f} 毫秒：{verdict}（每个规模只运行一次，后者"
+    "不超过前者的 {k:g} 倍即算线性）。",
     "en": "- Warm build: each card added per language cost {first:.0f} ms from {n0} to {n1} cards "
-    "and {last:.0f} ms from {n2} to {n3}: {verdict} (the later cost may be up to {k:g}× the "
-    "earlier, as each was run once).",
+    "and {last:.0f} ms from {n2} to {n3}: {verdict} (up to {k:g}× the earlier cost still counts "
+    "as linear, since each size was run once).",
 }
 GROWTH_VERDICT = {
-    "zh": ("增长未超过线性", "增长超过线性"),
+    "zh": ("增长不快于线性", "增长快于线性"),
     "en": ("growing no faster than linearly", "growing faster than linearly"),
 }
 

@@ -12,8 +12,8 @@
 # # Lab notebook: the distribution of q·k
 #
 # The experiment behind the page [Why the dot product grows with d_k](../why-dot-product-grows.md),
-# with the same sampler, `snippets/variance.py`. The site executes this notebook on every
-# build; a failing cell fails the build.
+# with the same sampler, `snippets/variance.py`. The build runs this notebook again whenever
+# its text or the code it imports changes; a failing cell fails the build.
 #
 # [Download this notebook (qk_distribution.py)](qk_distribution.py) — a jupytext
 # percent-format file: run it as a script, or open it in Jupyter with jupytext installed.
