@@ -2,6 +2,7 @@
 
     python -m bench.site                      # decks of 13, 130 and 500 cards per language
     python -m bench.site --sizes 13 --out F   # one size, to another file
+    python -m bench.site --serve-only         # only the edit latencies (no builds, no tests)
 
 For each size the project is copied (the files git tracks or would track) into a scratch
 folder and the deck is grown to that many cards per language by copying the existing cards
