@@ -59,8 +59,8 @@ TARGET_LINE = {
 VERDICT = {"zh": ("达标", "未达标"), "en": ("met", "missed")}
 GROWTH = {
     "zh": "- 热构建：每种语言的卡片从 {n0} 张增至 {n1} 张时，每多一张，用时多 {first:.0f} 毫秒；"
-    "从 {n2} 张增至 {n3} 张时，每多一张多 {last:.0f} 毫秒：{verdict}（每个规模只运行一次，后者"
-    "不超过前者的 {k:g} 倍即算线性）。",
+    "从 {n2} 张增至 {n3} 张时，每多一张多 {last:.0f} 毫秒：{verdict}（由于每个规模只运行一次，"
+    "后者不超过前者的 {k:g} 倍仍算线性）。",
     "en": "- Warm build: each card added per language cost {first:.0f} ms from {n0} to {n1} cards "
     "and {last:.0f} ms from {n2} to {n3}: {verdict} (up to {k:g}× the earlier cost still counts "
     "as linear, since each size was run once).",

@@ -13,7 +13,8 @@
 #
 # The experiment behind the page [Why the dot product grows with d_k](../why-dot-product-grows.md),
 # with the same sampler, `snippets/variance.py`. The build runs this notebook again whenever
-# its text or the code it imports changes; a failing cell fails the build.
+# its own text changes, or what the code it imports does (a comment there does not count), or
+# the data that code reads; a failing cell fails the build.
 #
 # [Download this notebook (qk_distribution.py)](qk_distribution.py) — a jupytext
 # percent-format file: run it as a script, or open it in Jupyter with jupytext installed.

@@ -14,8 +14,9 @@
 # The record behind the page [Training with and without the scale](../derivation/training.md).
 # It opens the cached runs, checks that they belong to the code as it is now, runs the first
 # steps of one run again, and plots the held-out loss of each logit scale at its best learning
-# rate. The build runs this notebook again whenever its text or the code it imports changes;
-# a failing cell fails the build.
+# rate. The build runs this notebook again whenever its own text changes, or what the code it
+# imports does (a comment there does not count), or the data that code reads; a failing cell
+# fails the build.
 #
 # [Download this notebook (training.py)](training.py) — a jupytext percent-format file: run
 # it as a script, or open it in Jupyter with jupytext installed.
