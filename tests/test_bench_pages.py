@@ -24,7 +24,9 @@ def test_quick_run_measures_bytes_and_time_to_math(built_site, tmp_path):
     assert set(rows) == set(QUICK)
     for row in rows.values():
         assert row["bytes"] > row["bytes_gzip"] > 0 and row["requests"] > 1
-        assert 0 < row["paint_ms"] <= row["parsed_ms"] and row["math_ms"] > 0
+        # First paint and the end of parsing are not ordered: a short page can finish parsing
+        # before anything is painted, a long one paint before it has finished.
+        assert row["paint_ms"] > 0 and row["parsed_ms"] > 0 and row["math_ms"] > 0
     assert rows["en/cards/handbook/"]["formulas"] > 100  # the build drew the handbook's math
 
 
