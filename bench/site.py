@@ -36,12 +36,12 @@ from pathlib import Path
 import yaml
 
 from bench.pages import machine
+from lockstep.cards.deck import Deck
 from lockstep.config import Site
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "site.json"
 SIZES = (13, 130, 500)
-LANGS = ("zh", "en")
 # The three edits: (name, file, old text, new text, the served paths that must show it).
 CARD = "docs/en/cards/why-scale.md"
 FIGURE = "snippets/figures/qk_distribution.py"
@@ -89,31 +89,31 @@ def letters(k: int) -> str:
 def grow_deck(project: Path, size: int) -> int:
     """Copy the cards until each language has `size`; the new ids go into the nav. Returns how
     many cards each language has (the original count if it is already larger)."""
-    originals = sorted((project / "docs" / LANGS[0] / "cards").glob("*.md"))
-    originals = [p.stem for p in originals if p.read_text(encoding="utf-8").startswith("---\nid:")]
-    new_ids = []
-    for k in range(max(0, size - len(originals))):
-        card = originals[k % len(originals)]
-        new_id = f"{card}-copy-{letters(k)}"
-        new_ids.append(new_id)
-        for lang in LANGS:
-            folder = project / "docs" / lang / "cards"
-            text = (folder / f"{card}.md").read_text(encoding="utf-8")
-            (folder / f"{new_id}.md").write_text(
+    site = Site.load(project / "mkdocs.yml")
+    deck = Deck(site)
+    originals = [card.id for card in deck.cards(site.languages.default)]
+    extra = range(max(0, size - len(originals)))
+    new_ids = [f"{originals[k % len(originals)]}-copy-{letters(k)}" for k in extra]
+    for new_id in new_ids:
+        card = new_id.rsplit("-copy-", 1)[0]
+        for lang in site.languages:
+            text = (deck.folder(lang) / f"{card}.md").read_text(encoding="utf-8")
+            (deck.folder(lang) / f"{new_id}.md").write_text(
                 text.replace(f"id: {card}\n", f"id: {new_id}\n", 1), encoding="utf-8"
             )
-    stated = project / Site.load(project / "mkdocs.yml").options.stated_numbers
+    folder = deck.options.folder
+    stated = project / site.options.stated_numbers
     numbers = yaml.safe_load(stated.read_text(encoding="utf-8")) or {}
     for new_id in new_ids:  # a copy states the numbers its card states, for the same reasons
         card = new_id.rsplit("-copy-", 1)[0]
-        if f"cards/{card}.md" in numbers:
-            numbers[f"cards/{new_id}.md"] = numbers[f"cards/{card}.md"]
+        if f"{folder}/{card}.md" in numbers:
+            numbers[f"{folder}/{new_id}.md"] = numbers[f"{folder}/{card}.md"]
     stated.write_text(yaml.safe_dump(numbers, allow_unicode=True), encoding="utf-8")
     if new_ids:
         config = project / "mkdocs.yml"
         text = config.read_text(encoding="utf-8")
-        anchor = re.search(r"^( +)- cards/handbook\.md\n", text, re.M)
-        listed = "".join(f"{anchor.group(1)}- cards/{i}.md\n" for i in new_ids)
+        anchor = re.search(rf"^( +)- {folder}/handbook\.md\n", text, re.M)
+        listed = "".join(f"{anchor.group(1)}- {folder}/{i}.md\n" for i in new_ids)
         config.write_text(text[: anchor.start()] + listed + text[anchor.start() :], "utf-8")
     return len(originals) + len(new_ids)
 
@@ -241,7 +241,9 @@ def measure(size: int, scratch: Path, serve_only: bool = False) -> dict:
     row["warm_build_s"] = timed(build, project, env)
     print(f"    builds: cold {row['cold_build_s']} s, warm {row['warm_build_s']} s", flush=True)
     tests = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-    row["cards_tests_s"] = timed([*tests, *(f"docs/{lang}/cards" for lang in LANGS)], project, env)
+    site = Site.load(project / "mkdocs.yml")
+    decks = [str(Deck(site).folder(lang).relative_to(site.root)) for lang in site.languages]
+    row["cards_tests_s"] = timed([*tests, *decks], project, env)
     print(f"    cards' docs tests: {row['cards_tests_s']} s", flush=True)
     row.update(serve_latencies(project, env))
     shutil.rmtree(project, ignore_errors=True)

@@ -19,15 +19,21 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-_hashes: dict[tuple[str, int, int, bool], str] = {}
+_hashes: dict[tuple[tuple[str, int, int], bool], str] = {}
+
+
+def stamp(path: Path) -> tuple[str, int, int]:
+    """A file's path, modification time and size: what is read from the file is remembered
+    under it, so an edit reads the file again."""
+    st = path.stat()
+    return str(path), st.st_mtime_ns, st.st_size
 
 
 def file_hash(path: Path, code: bool = False) -> str:
     """sha256 of a file's bytes or, with `code` and a `.py` file, of its syntax tree (comments
-    and layout left out); remembered while the file's size and modification time stay put."""
-    st = path.stat()
+    and layout left out); remembered under the file's stamp."""
     code = code and path.suffix == ".py"
-    key = (str(path), st.st_mtime_ns, st.st_size, code)
+    key = (stamp(path), code)
     if key not in _hashes:
         data = path.read_bytes()
         if code:

@@ -15,6 +15,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from lockstep.cache import stamp
+
 SKIP_DIRS = {"__pycache__", ".git", ".venv", "node_modules"}
 
 
@@ -31,17 +33,12 @@ def _package_of(name: str, path: Path) -> str:
     return name if path.name == "__init__.py" else name.rpartition(".")[0]
 
 
-def _stamp(path: Path) -> tuple[str, int, int]:
-    st = path.stat()
-    return str(path), st.st_mtime_ns, st.st_size
-
-
 def imported_names(path: Path, name: str) -> set[str]:
     """Absolute names of the modules a source file imports, anywhere in it."""
-    return set(_imported_names(_stamp(path), name))
+    return set(_imported_names(stamp(path), name))
 
 
-@functools.cache  # keyed on the file's modification time and size: an edit reads it again
+@functools.cache  # under the file's stamp: an edit reads it again
 def _imported_names(stamp: tuple[str, int, int], name: str) -> frozenset[str]:
     path = Path(stamp[0])
     found: set[str] = set()
@@ -110,7 +107,7 @@ def _path_value(node: ast.expr, env: dict[str, object]) -> object:
 
 def named_paths(path: Path) -> list[Path]:
     """The paths a module's top-level assignments build from __file__ (read, not run)."""
-    return list(_named_paths(_stamp(path)))
+    return list(_named_paths(stamp(path)))
 
 
 @functools.cache

@@ -71,12 +71,9 @@ class PageRecords:
                     stale.unlink(missing_ok=True)
 
 
-def mark_modified(
-    pages: Iterable[File], keys: dict[str, str | None], records: PageRecords
-) -> set[str]:
+def mark_modified(pages: Iterable[File], keys: dict[str, str | None], records: PageRecords) -> None:
     """Tell a --dirty build which pages to rebuild: those without a key, those whose key is not
-    the recorded one, those whose output is missing. Returns the others' src_uris."""
-    unchanged = set()
+    the recorded one, those whose output is missing."""
     for file in pages:
         record = records.pages.get(file.src_uri)
         same = (
@@ -85,11 +82,8 @@ def mark_modified(
             and record["key"] == keys[file.src_uri]
             and Path(file.abs_dest_path).is_file()
         )
-        if same:
-            unchanged.add(file.src_uri)
         # MkDocs reads this only in a --dirty build; a clean build rebuilds every page anyway.
         file.is_modified = (lambda: False) if same else (lambda: True)
-    return unchanged
 
 
 def skipped(pages: Iterable[Page]) -> list[Page]:

@@ -5,11 +5,10 @@ it names (a cached one through the digest of the code it is computed from, one c
 every build through its text); for a notebook, the project modules it imports. A page with a
 tag listing has no key: it is read in every build, because the tags plugin learns where its
 listings are (and so where every page's tags link to) only by reading it. And, the same for
-every page of a language:
-the configuration as built (site URL, repository, offline edition), the theme overrides, the
-generator's own code and data files, the version of every installed distribution, the list of
-files, and every page's title line (the nav and the previous/next links show the titles).
-"""
+every page of a language: the configuration as built (site URL, repository, offline edition),
+the theme overrides, the generator's own code and the data files it is configured with,
+MathJax's version, the version of every installed distribution, the list of files, and every
+page's title lines (the nav and the previous/next links show the titles)."""
 
 from __future__ import annotations
 
@@ -70,7 +69,8 @@ def shared_key(site: Site, config: MkDocsConfig, files: Files, texts: dict[str, 
 
 
 def title_lines(src_uri: str, text: str) -> list[str]:
-    """The lines a page's title is read from."""
+    """The lines a page's title is read from: its first two title-like lines (the H1 comes
+    first; a code comment caught here costs a rebuild, never a stale page)."""
     pattern = MARKDOWN_TITLE if src_uri.endswith(".md") else NOTEBOOK_TITLE
     return pattern.findall(text)[:2]
 

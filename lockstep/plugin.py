@@ -165,9 +165,11 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
     @event_priority(-200)  # after the i18n plugin has laid out this language's files
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         lang = current_language(config)
-        # What each page is made from: decides what a --dirty build rebuilds (on_nav), and
-        # lets the exports below reuse a page's note while its key stays the same.
+        # What each page is made from: decides what a --dirty build rebuilds, and lets the
+        # exports below reuse a page's note while its key stays the same.
         self.page_keys = page_inputs.keys(self.site, self.values, config, files, lang)
+        self.records = incremental.PageRecords(self.site.cache("pages"), config.site_dir, lang)
+        incremental.mark_modified(files.documentation_pages(), self.page_keys, self.records)
         by_path = {
             Path(f.abs_src_path).resolve(): self.page_keys[f.src_uri]
             for f in files.documentation_pages()
@@ -197,12 +199,6 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
             )
             add_generated(files, config, self.languages, dest, content=content)
         return files
-
-    def on_nav(self, nav, config: MkDocsConfig, files: Files):
-        lang = current_language(config)
-        self.records = incremental.PageRecords(self.site.cache("pages"), config.site_dir, lang)
-        incremental.mark_modified(files.documentation_pages(), self.page_keys, self.records)
-        return nav
 
     @event_priority(110)  # before the tags plugin (100) fills its listings from every page
     def on_env(self, env, config: MkDocsConfig, files: Files):

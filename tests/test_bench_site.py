@@ -51,3 +51,22 @@ def test_the_benchmark_serves_the_site_as_make_serve_does():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     serve = next(line for line in makefile.splitlines() if "mkdocs serve" in line)
     assert all(flag in serve.split() for flag in SERVE_FLAGS)
+
+
+def test_readme_states_the_committed_build_times():
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Builds and tests", 1)[1].split("\n#", 1)[0]
+    rows = {r.split("|")[1].strip(): r for r in section.splitlines() if r.startswith("| `make")}
+    today = next(
+        r
+        for r in json.loads(RESULTS.read_text("utf-8"))["results"]
+        if r["cards_per_language"] == min(SIZES)
+    )
+    cold = next(row for name, row in rows.items() if name.startswith("`make build`, cold"))
+    warm = next(row for name, row in rows.items() if name.startswith("`make build`, warm"))
+    assert (
+        f"| {today['cold_build_s']:.1f} s |" in cold
+        and f"| {today['warm_build_s']:.1f} s |" in warm
+    )

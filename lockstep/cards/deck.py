@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lockstep.cache import stamp
 from lockstep.cards.vocabulary import Vocabulary
 from lockstep.config import Site
 from lockstep.fences import line_states
@@ -57,12 +58,11 @@ class Card:
 
 def read_card(path: Path, lang: str) -> Card:
     """Parse a card page; missing or malformed values are kept as they are for the checks."""
-    st = path.stat()  # parsed again only once edited: `mkdocs serve` reads the deck per build
-    return _read_card(path, lang, st.st_mtime_ns, st.st_size)
+    return _read_card(path, lang, stamp(path))  # `mkdocs serve` reads the deck per build
 
 
-@functools.cache
-def _read_card(path: Path, lang: str, mtime_ns: int, size: int) -> Card:
+@functools.cache  # under the file's stamp: parsed again only once edited
+def _read_card(path: Path, lang: str, file_stamp: tuple[str, int, int]) -> Card:
     meta, body = split_front_matter(path.read_text(encoding="utf-8"))
     lines = body.splitlines()
     marks = [(i, level, text) for i, level, text in headings(body) if level <= 2]
