@@ -47,12 +47,14 @@ from lockstep import (
     vault,
 )
 from lockstep.cache import Cache
-from lockstep.cards import anki, render
+from lockstep.cards import anki, practice, render
 from lockstep.cards.deck import Deck, read_card
+from lockstep.cards.graph import graph
+from lockstep.cards.map_svg import map_svg
 from lockstep.config import LockstepOptions, Site
 from lockstep.figures import Figures
 from lockstep.i18n import add_generated, current_language
-from lockstep.values import Values, uncached
+from lockstep.values import Values, browser_only, uncached
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -81,7 +83,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         if site.options.values:
             self.values = Values.from_module(site.options.values, site.root, self.values.cache)
         if self.deck:
-            self.values.add(self._deck_values())
+            self.values.add(self._deck_values(config))
         if self.bibliography:
             self.values.add({"bibliography": uncached(self._bibliography_listing)})
         if self.glossary:
@@ -100,9 +102,27 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
                 config.extra_css.append(math.CSS_DEST)
         return config
 
-    def _deck_values(self) -> dict:
-        deck = self.deck
+    def _deck_values(self, config: MkDocsConfig) -> dict:
+        deck, substitute = self.deck, self.values.substitute
+
+        def url_of(card_id: str) -> str:
+            # The map's links are raw HTML, which MkDocs does not rewrite: written as the cards
+            # index (a sibling of the cards) links to a card in this build's URL style, read
+            # when the map is drawn (the offline plugin turns directory URLs off after us).
+            return f"{card_id}/" if config.use_directory_urls else f"{card_id}.html"
+
+        labels = deck.vocabulary.modules
         return {
+            "cards_map": browser_only(
+                lambda lang: map_svg(
+                    graph(deck, lang),
+                    {m: names[lang] for m, names in labels.items()},
+                    url_of,
+                    deck.vocabulary.labels["map"][lang],
+                )
+            ),
+            "cards_practice": browser_only(lambda lang: practice.practice(deck, lang, substitute)),
+            "cards_progress": browser_only(lambda lang: practice.summary(deck, lang)),
             "cards_table": uncached(lambda lang: render.deck_table(deck, lang)),
             "cards_relations": uncached(lambda lang: render.relations_table(deck, lang)),
             "cards_handbook": uncached(
@@ -125,7 +145,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
     def _exported(self, text: str, lang: str) -> str:
         """Text for an export that has no page around it (the Anki decks): computed values in,
         citations written out without links."""
-        text = self.values.substitute(text, lang)
+        text = self.values.substitute(text, lang, export=True)
         return self.bibliography.render(text, lang, links=False) if self.bibliography else text
 
     def on_pre_build(self, config: MkDocsConfig) -> None:

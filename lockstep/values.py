@@ -31,6 +31,14 @@ def uncached(fn: ValueFunction) -> ValueFunction:
     return value
 
 
+def browser_only(fn: ValueFunction) -> ValueFunction:
+    """An uncached value that only a browser can use (inline SVG, a scripted widget): exports
+    without a browser (the Obsidian vault, the Anki decks) leave it out."""
+    value = uncached(fn)
+    value.browser_only = True
+    return value
+
+
 class Values:
     """A site's computed values, rendered through the build cache."""
 
@@ -85,6 +93,13 @@ class Values:
         """Cache names of every value in every language: the rest is stale."""
         return [f"{name}.{lang}" for name in self.functions for lang in languages]
 
-    def substitute(self, text: str, lang: str) -> str:
-        """`text` with every placeholder rendered in `lang`."""
-        return placeholders.substitute(text, lambda name: self.render(name, lang))
+    def substitute(self, text: str, lang: str, export: bool = False) -> str:
+        """`text` with every placeholder rendered in `lang`; for an export, browser-only
+        values are left out."""
+
+        def render(name: str) -> str:
+            if export and getattr(self.functions.get(name), "browser_only", False):
+                return ""
+            return self.render(name, lang)
+
+        return placeholders.substitute(text, render)

@@ -45,13 +45,15 @@ def guarded_page(browser, allowed: tuple[str, ...], height: int = 1400):
 
 
 def screenshot(page, name: str, full_page: bool = True) -> Path:
-    """Save a screenshot for a person to look at, and check it shows a rendered page: a blank
-    or half-loaded page has a handful of colours, a page with text and figures has hundreds."""
+    """Save a screenshot of a page (or of one element, given a locator) for a person to look
+    at, and check it shows something rendered: a blank or half-loaded page has a handful of
+    colours, a page with text and figures has hundreds."""
     from PIL import Image
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full_page)
+    whole = {"full_page": full_page} if hasattr(page, "goto") else {}  # a locator: its box
+    page.screenshot(path=str(path), **whole)
     with Image.open(path) as image:
         colours = image.convert("RGB").getcolors(maxcolors=1 << 16)
     assert colours is None or len(colours) > 50, f"{path} looks blank ({len(colours)} colours)"

@@ -28,6 +28,7 @@ WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 KINDS = [
     "",
     "cards/",
+    "cards/practice/",
     "cards/why-scale/",
     "cards/mqa-gqa/",
     "why-dot-product-grows/",

@@ -3,11 +3,13 @@
 Every number on a card is checked like any page's (lockstep's numbers item, docs/**)."""
 
 import dataclasses
+import re
 
 import pytest
 from mkdocs.utils import yaml_load
 
 from lockstep.cards import render
+from lockstep.cards.answer_size import answer_size, formulas
 from lockstep.cards.deck import Deck, linked_card, read_card
 from lockstep.markup import DETAILS, targets
 from lockstep.values import Values
@@ -23,10 +25,10 @@ def test_deck_follows_the_format():
     assert not problems, "\n".join(problems)
 
 
-def test_deck_has_the_same_cards_in_both_languages_and_at_least_twelve():
+def test_deck_has_the_same_cards_in_both_languages_and_at_least_twenty_six():
     zh, en = ([c.id for c in CARDS[lang]] for lang in LANGS)
     assert zh == en
-    assert len(zh) >= 12
+    assert len(zh) >= 26
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -73,6 +75,49 @@ def test_checks_name_what_is_wrong(tmp_path, old, new, message):
     assert any(message in p for p in problems), problems
 
 
+def _answer(lang: str) -> str:
+    card = next(c for c in CARDS[lang] if c.id == "why-scale")
+    return DECK.section(card, "answer").strip()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_answer_over_the_limit_fails_naming_its_size(tmp_path, lang):
+    answer = _answer(lang)
+    longer = answer + (" and so on" if lang == "en" else "，以此类推") * 12
+    problems = _broken(tmp_path, answer, longer, lang=lang)
+    unit = "characters" if lang in SITE.options.chinese else "words"
+    limit = DECK.vocabulary.answer_limit[lang]
+    assert any(f"{unit} said aloud, more than {limit}" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_answer_without_its_formula_fails(tmp_path, lang):
+    answer = _answer(lang)
+    problems = _broken(tmp_path, answer, re.sub(r"\$[^$]+\$", "it", answer), lang=lang)
+    assert any("must state its formula" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_how_to_answer_needs_ordered_steps_and_extra_credit(tmp_path, lang):
+    card = next(c for c in CARDS[lang] if c.id == "why-scale")
+    text = DECK.section(card, "how_to_answer")
+    unordered = re.sub(r"^\d+\. ", "- ", text, flags=re.M)
+    problems = _broken(tmp_path, text, unordered, lang=lang)
+    assert any("at least two numbered steps" in p for p in problems), problems
+    label = DECK.vocabulary.labels["extra_credit"][lang]
+    problems = _broken(tmp_path, f"**{label}**", label, lang=lang)
+    assert any(f"needs a `**{label}**` line" in p for p in problems), problems
+
+
+def test_every_answer_states_a_formula_within_the_limit():
+    for lang in LANGS:
+        limit = DECK.vocabulary.answer_limit[lang]
+        for card in CARDS[lang]:
+            answer = DECK.section(card, "answer")
+            assert formulas(answer), card.path
+            assert answer_size(answer, lang in SITE.options.chinese) <= limit, card.path
+
+
 def test_check_catches_metadata_that_differs_between_languages(tmp_path):
     problems = _broken(tmp_path, "difficulty: easy", "difficulty: hard", lang="zh")
     assert any("front matter differs between zh and en" in p for p in problems), problems
@@ -83,7 +128,7 @@ def test_nav_lists_the_cards_in_deck_order():
         nav = yaml_load(fh)["nav"]
     section = next(v for item in nav for k, v in item.items() if k == "面试卡片")
     expected = [f"cards/{c.id}.md" for c in CARDS[SITE.languages.default]]
-    assert section == ["cards/index.md", *expected, "cards/handbook.md"]
+    assert section == ["cards/index.md", "cards/practice.md", *expected, "cards/handbook.md"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -100,7 +145,8 @@ def test_relations_list_both_directions_one_row_per_card(lang):
 def test_deck_table_lists_every_card_with_labels_in_its_language(lang):
     table, v = render.deck_table(DECK, lang), DECK.vocabulary
     for c in CARDS[lang]:
-        assert f"]({c.id}.md) | {v.modules[c.module][lang]} |" in table
+        slot = render.mark_slot(c)  # the reader's practice mark, filled in by the script
+        assert f"]({c.id}.md) {slot} | {v.modules[c.module][lang]} |" in table
         assert all(v.tags[t][lang] in table for t in c.tags)
 
 

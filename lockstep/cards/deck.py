@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lockstep.cache import stamp
+from lockstep.cards.answer_size import answer_size, formulas
 from lockstep.cards.vocabulary import Vocabulary
 from lockstep.config import Site
 from lockstep.fences import line_states
@@ -176,11 +177,10 @@ class Deck:
         if got != want:
             p.append(f"{where}: `##` sections must be exactly {want} in this order, got {got}")
             return p
-        answer = self.section(card, "answer").strip()
-        if not answer or "\n\n" in answer:
-            p.append(f"{where}: the one-sentence answer must be a single paragraph")
+        p += self._check_answer(card)
         if sum(ln.startswith("- ") for ln in self.section(card, "key_points").splitlines()) < 2:
             p.append(f"{where}: key points need at least two `- ` bullets")
+        p += self._check_how_to_answer(card)
         if "```python" not in self.section(card, "derivation"):
             p.append(f"{where}: the derivation needs an executed ```python check")
         if not any(is_follow_up(ln) for ln in self.section(card, "follow_ups").splitlines()):
@@ -196,6 +196,38 @@ class Deck:
             f"{where}: section {links!r} links {x}.md, which is not in `related`"
             for x in sorted(linked - set(card.related))
         ]
+        return p
+
+    def _check_answer(self, card: Card) -> list[str]:
+        where, answer = str(card.path), self.section(card, "answer").strip()
+        if not answer or "\n\n" in answer:
+            return [f"{where}: the one-sentence answer must be a single paragraph"]
+        p = []
+        if not formulas(answer):
+            p.append(f"{where}: the one-sentence answer must state its formula ($...$)")
+        limit = self.vocabulary.answer_limit.get(card.lang)
+        chinese = card.lang in self.site.options.chinese
+        size = answer_size(answer, chinese)
+        if limit and size > limit:
+            unit = "characters" if chinese else "words"
+            p.append(
+                f"{where}: the one-sentence answer takes {size} {unit} said aloud, more than "
+                f"{limit} (a formula counts one per four symbols it shows)"
+            )
+        return p
+
+    def _check_how_to_answer(self, card: Card) -> list[str]:
+        """The order to say it in (a numbered list) and what earns extra credit (a label line,
+        then bullets)."""
+        where, text = str(card.path), self.section(card, "how_to_answer")
+        label = self.vocabulary.labels["extra_credit"][card.lang]
+        lines = text.splitlines()
+        p = []
+        if sum(bool(re.match(r"\d+\. ", ln)) for ln in lines) < 2:
+            p.append(f"{where}: how to answer needs at least two numbered steps (`1. `)")
+        opens = [i for i, ln in enumerate(lines) if ln.startswith(f"**{label}**")]
+        if not opens or not any(ln.startswith("- ") for ln in lines[opens[0] + 1 :]):
+            p.append(f"{where}: how to answer needs a `**{label}**` line followed by `- ` bullets")
         return p
 
     def check(self) -> list[str]:
@@ -234,9 +266,11 @@ class Deck:
             f"category: {first['categories']}\ndifficulty: {first['difficulties']}\n"
             f"tags: [{next(iter(v.tags))}]\nrelated: [{related}]\n---\n\n# {todo}: the question\n"
         ]
+        credit = v.labels["extra_credit"][lang]
         bodies = {
-            "answer": f"{todo}.",
+            "answer": f"{todo}: $q\\cdot k$.",
             "key_points": f"- {todo}\n- {todo}",
+            "how_to_answer": f"1. {todo}\n2. {todo}\n\n**{credit}**\n\n- {todo}",
             "derivation": f'{todo}.\n\n```python\nprint("{todo}")\n```\n\n'
             f"<!--pytest-codeblocks:expected-output-->\n```text\n{todo}\n```",
             "trade_offs": f"- {todo}",

@@ -37,13 +37,18 @@ def meta_line(deck: Deck, card: Card) -> str:
     return " · ".join(parts) + "\n{: .card-meta }"
 
 
+def mark_slot(card: Card) -> str:
+    """Where the cards table shows the reader's practice mark of a card (practice.js)."""
+    return f'<span class="card-mark" data-card="{card.id}"></span>'
+
+
 def deck_table(deck: Deck, lang: str) -> str:
     """The deck as a Markdown table: linked question, module, difficulty, tags."""
     v, w = deck.vocabulary, words(deck, lang)
     head = [w["card"], w["module"], w["difficulty"], w["tags"]]
     rows = [
         (
-            f"[{c.title}]({c.id}.md)",
+            f"[{c.title}]({c.id}.md) {mark_slot(c)}",
             v.modules[c.module][lang],
             v.difficulties[c.difficulty][lang],
             w["list_separator"].join(tag_labels(deck, c)),

@@ -8,11 +8,14 @@ from pathlib import Path
 
 import yaml
 
-KINDS = ("sections", "labels", "modules", "categories", "difficulties", "tags")
+KINDS = ("sections", "labels", "modules", "categories", "difficulties", "tags", "practice")
 # Sections the checks and exports read by key; a deck may add more.
-REQUIRED_SECTIONS = ("answer", "key_points", "derivation", "follow_ups", "links")
+REQUIRED_SECTIONS = ("answer", "key_points", "how_to_answer", "derivation", "follow_ups", "links")
 LABELS = ("module", "category", "difficulty", "tags", "card", "links_to", "linked_from")
 LABELS += ("field_separator", "list_separator")  # "：" and "、" in Chinese
+LABELS += ("extra_credit", "map")  # "how to answer"'s extra credit; the map's name
+PRACTICE = ("known", "shaky", "missed", "new", "reveal", "next", "shuffle", "reset")
+PRACTICE += ("reset_confirm", "unsure_only", "any", "position", "empty", "done", "open_card")
 ANKI_PER_LANGUAGE = ("model_ids", "model_names", "deck_ids", "deck_names")  # {lang: ...} each
 
 
@@ -26,7 +29,10 @@ class Vocabulary:
     categories: dict[str, dict[str, str]]
     difficulties: dict[str, dict[str, str]]
     tags: dict[str, dict[str, str]]
+    practice: dict[str, dict[str, str]]  # the practice mode's buttons and messages
     anki: dict  # model_ids, model_names, deck_ids, deck_names {lang: ...}; tag_root: fixed
+    # lang -> the most words (characters in Chinese) a one-sentence answer may take; optional
+    answer_limit: dict[str, int]
 
     @classmethod
     def load(cls, path: str | Path, languages: tuple[str, ...]) -> Vocabulary:
@@ -46,13 +52,18 @@ class Vocabulary:
                 problems.append(f"{path}: anki.{key} has nothing for {missing}")
         if "anki" in data and not anki.get("tag_root"):
             problems.append(f"{path}: anki.tag_root is missing")
-        for kind, needed in (("sections", REQUIRED_SECTIONS), ("labels", LABELS)):
+        limit = data.get("answer_limit") or {}
+        missing = [lang for lang in languages if limit and not isinstance(limit.get(lang), int)]
+        if missing:
+            problems.append(f"{path}: answer_limit has no whole number for {missing}")
+        needs = (("sections", REQUIRED_SECTIONS), ("labels", LABELS), ("practice", PRACTICE))
+        for kind, needed in needs:
             missing = [k for k in needed if k not in (data.get(kind) or {})]
             if missing:
                 problems.append(f"{path}: `{kind}` lacks {missing}")
         if problems:
             raise ValueError("\n".join(problems))
-        return cls(**{kind: data[kind] for kind in (*KINDS, "anki")})
+        return cls(**{kind: data[kind] for kind in (*KINDS, "anki")}, answer_limit=limit)
 
     def section_title(self, key: str, lang: str) -> str:
         """The heading of section `key` in `lang`."""

@@ -81,6 +81,7 @@ def _edit(project: Path) -> None:
     snippet, card = project / SNIPPET, project / CARD
     snippet.write_text(COMMENT + snippet.read_text(encoding="utf-8"), encoding="utf-8")
     text = card.read_text(encoding="utf-8")
+    assert "so the softmax does not" in text, f"update this test: the phrase left {CARD}"
     card.write_text(text.replace("so the softmax does not", "so the softmax still does not"))
 
 
@@ -109,6 +110,7 @@ def test_a_dirty_rebuild_writes_only_what_changed_and_leaves_a_clean_builds_byte
         "en/why-dot-product-grows/index.html",
         "en/cards/why-scale/index.html",  # the edited card
         "en/cards/handbook/index.html",  # which holds every card
+        "en/cards/practice/index.html",  # which holds every card's answer (the edited line)
         "cards/index.html",  # its tag listing is read in every build
         "en/cards/index.html",
     }
