@@ -69,3 +69,30 @@ def prose_spans(line: str) -> Iterator[tuple[str, bool]]:
 def map_prose(line: str, change: Callable[[str], str]) -> str:
     """`line` with change() applied to its prose pieces only."""
     return "".join(change(piece) if prose else piece for piece, prose in prose_spans(line))
+
+
+# Inside a raw-HTML block with `markdown` (md_in_html), Python-Markdown's HTML parser reads
+# "<" followed by a letter as a start tag even within $...$, so `$L_q<L_k$` swallows the rest
+# of the block and the page renders empty from there (the handbook did). `\lt` is the same
+# symbol to MathJax, and the parser leaves it alone.
+MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
+
+
+def math_safe_in_html_block(text: str) -> str:
+    """`text` with every `<` inside a formula written `\\lt `, for a raw-HTML block."""
+    out: list[str] = []
+    prose: list[str] = []
+
+    def flush() -> None:
+        if prose:
+            out.append(MATH.sub(lambda m: m[0].replace("<", r"\lt "), "\n".join(prose)))
+            prose.clear()
+
+    for line, fenced in line_states(text):
+        if fenced:
+            flush()
+            out.append(line)
+        else:
+            prose.append(line)
+    flush()
+    return "\n".join(out)

@@ -15,11 +15,11 @@ from tests.conftest import LANGS, copy_project, lang_dir
 
 def test_a_grown_deck_passes_the_card_checks_and_is_in_the_nav(tmp_path):
     project = copy_project(tmp_path)
-    assert grow_deck(project, 20) == 20
+    assert grow_deck(project, 30) == 30
     deck = Deck(Site.load(project / "mkdocs.yml"))
     assert deck.check() == []
     ids = {lang: sorted(card.id for card in deck.cards(lang)) for lang in LANGS}
-    assert all(len(ids[lang]) == 20 for lang in LANGS) and len(set(map(tuple, ids.values()))) == 1
+    assert all(len(ids[lang]) == 30 for lang in LANGS) and len(set(map(tuple, ids.values()))) == 1
     nav = yaml.load((project / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
     listed = [
         entry

@@ -26,6 +26,12 @@ DECK_FOLDER = Deck(SITE).options.folder  # where the card pages live
 DOWNLOADS = (("cards", "apkg"), ("vault", "zip"), ("handbook", "html"), ("handbook", "pdf"))
 
 
+# Every address an element points to, resolved: an SVG link's `href` is an object (the
+# knowledge map's boxes), so its attribute is resolved against the page instead.
+ADDRESSES = """es => es.map(e => typeof e.href === "string" ? e.href
+    : e.hasAttribute("href") ? new URL(e.getAttribute("href"), document.baseURI).href : e.src)"""
+
+
 def pages(site) -> dict[str, str]:
     """Every built page as {path below the site root: its language}."""
     prefixed = [c for c in LANGS if c != SITE.languages.default]
@@ -60,7 +66,7 @@ def visits(browser, base_url, built_site):
         menus[path] = pg.eval_on_selector_all(
             "a.md-select__link[hreflang]", "as => as.map(a => [a.hreflang, a.href])"
         )
-        for href in pg.eval_on_selector_all("[href], [src]", "es => es.map(e => e.href || e.src)"):
+        for href in pg.eval_on_selector_all("[href], [src]", ADDRESSES):
             if href.startswith(base_url):
                 links.add(href.split("#")[0])
     yield {"failed": failed, "foreign": list(pg.foreign), "menus": menus, "links": links}

@@ -13,6 +13,7 @@ from html import escape
 
 from lockstep.cards.deck import Card, Deck
 from lockstep.cards.render import words
+from lockstep.markup import math_safe_in_html_block
 
 MARKS = ("known", "shaky", "missed")  # the keys 1, 2, 3
 STEPS = (("answer",), ("key_points",), ("how_to_answer",))  # revealed one after the other
@@ -90,7 +91,7 @@ def item(deck: Deck, card: Card, substitute: Callable[[str, str], str]) -> str:
         blocks = []
         for key in keys:
             title = deck.vocabulary.section_title(key, lang)
-            body = substitute(deck.section(card, key).strip(), lang)
+            body = math_safe_in_html_block(substitute(deck.section(card, key).strip(), lang))
             blocks.append(f'<p class="practice-label">{escape(title)}</p>\n\n{body}\n')
         if step == len(STEPS):
             blocks.append(f"[{_label(deck, 'open_card', lang)}]({card.id}.md)\n")

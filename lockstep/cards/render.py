@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from lockstep.cards.deck import Card, Deck, linked_card
 from lockstep.fences import line_states
-from lockstep.markup import DETAILS, HEADING, retarget
+from lockstep.markup import DETAILS, HEADING, math_safe_in_html_block, retarget
 from lockstep.tables import markdown_table
 
 NONE = "—"
@@ -102,6 +102,6 @@ def handbook(deck: Deck, lang: str, substitute: Callable[[str, str], str]) -> st
                     line = line.replace("???", "???+", 1)
                 line = retarget(line, lambda t: f"#card-{c}" if (c := linked_card(t)) else None)
             lines.append(line)
-        card_md = "\n".join(lines).strip()
+        card_md = math_safe_in_html_block("\n".join(lines).strip())
         out.append(f'<section class="handbook-card" markdown>\n\n{card_md}\n\n</section>')
     return "\n\n".join(out) + "\n"

@@ -50,3 +50,21 @@ def test_parity_names_each_difference():
     problems = "\n".join(parity.page_problems(zh, "## " + broken, ("zh", "en"), "assets/figures"))
     for what in ("code blocks", "heading levels", "another language's figure", "numbers in prose"):
         assert what in problems
+
+
+def test_a_less_than_sign_in_a_formula_does_not_end_an_html_block():
+    import markdown
+
+    from lockstep.markup import math_safe_in_html_block
+
+    cards = [
+        "With $L_q<L_k$ it is aligned.",
+        "```python\nassert 1<2\n```\n\nLater, $M<d^2$ and $$a<b$$.",
+    ]
+    safe = [math_safe_in_html_block(text) for text in cards]
+    assert "$L_q\\lt L_k$" in safe[0] and "$M\\lt d^2$" in safe[1] and "$$a\\lt b$$" in safe[1]
+    assert "assert 1<2" in safe[1]  # code is left as written
+    for texts, whole in ((cards, False), (safe, True)):  # the bug, then the workaround
+        page = "\n\n".join(f'<section class="card" markdown>\n\n{t}\n\n</section>' for t in texts)
+        html = markdown.markdown(page, extensions=["md_in_html", "pymdownx.superfences"])
+        assert (html.count('class="card"') == 2) is whole
