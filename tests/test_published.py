@@ -59,10 +59,14 @@ def visits(browser, base_url, built_site):
         "response",
         lambda r: r.status >= 400 and failed.append((current["page"], r.status, r.url)),
     )
-    menus, links = {}, set()
-    for path in pages(built_site):
+    menus, links, kinds = {}, set(), set()
+    for path, lang in pages(built_site).items():
         current["page"] = path
-        pg.goto(base_url + path, wait_until="networkidle")
+        # What a page requests after its load event (the search worker and index) is the same
+        # for every page of a language and folder: waited for on the first page of each.
+        kind = (lang, path.removeprefix(SITE.languages.prefix(lang)).split("/")[0])
+        pg.goto(base_url + path, wait_until="load" if kind in kinds else "networkidle")
+        kinds.add(kind)
         menus[path] = pg.eval_on_selector_all(
             "a.md-select__link[hreflang]", "as => as.map(a => [a.hreflang, a.href])"
         )
