@@ -59,14 +59,13 @@ def visits(browser, base_url, built_site):
         "response",
         lambda r: r.status >= 400 and failed.append((current["page"], r.status, r.url)),
     )
-    menus, links, kinds = {}, set(), set()
+    menus, links, waited = {}, set(), set()
     for path, lang in pages(built_site).items():
         current["page"] = path
-        # What a page requests after its load event (the search worker and index) is the same
-        # for every page of a language and folder: waited for on the first page of each.
-        kind = (lang, path.removeprefix(SITE.languages.prefix(lang)).split("/")[0])
-        pg.goto(base_url + path, wait_until="load" if kind in kinds else "networkidle")
-        kinds.add(kind)
+        # What a page requests after its load event (the search worker and the language's
+        # index) is the same for every page of a language: waited for on its first page.
+        pg.goto(base_url + path, wait_until="load" if lang in waited else "networkidle")
+        waited.add(lang)
         menus[path] = pg.eval_on_selector_all(
             "a.md-select__link[hreflang]", "as => as.map(a => [a.hreflang, a.href])"
         )
