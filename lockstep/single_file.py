@@ -97,7 +97,10 @@ def export(site: Site, site_dir: Path, page: str, name: str, published: str) -> 
         for lang in site.languages:
             prefix = site.languages.prefix(lang)
             tab = browser.new_page()
-            tab.goto(root + prefix + page, wait_until="networkidle")
+            # Parsed to the end first: on a long page the network can fall idle while the
+            # parser has not yet reached the glyph definitions at the end of the body.
+            tab.goto(root + prefix + page, wait_until="load")
+            tab.wait_for_load_state("networkidle")
             parts = tab.evaluate(COLLECT, {"root": root, "published": published})
             tab.close()
             out = site_dir / prefix / dest / f"{name}.{lang}.html"
