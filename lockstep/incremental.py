@@ -66,7 +66,11 @@ class PageRecords:
         """Drop the records of site folders that are gone: `mkdocs serve` builds into a new
         temporary folder each time it starts."""
         for marker in self.folder.glob("*.site"):
-            if not Path(marker.read_text(encoding="utf-8")).is_dir():
+            try:
+                site = marker.read_text(encoding="utf-8")
+            except FileNotFoundError:  # pruned meanwhile by another build sharing the cache
+                continue
+            if not Path(site).is_dir():
                 for stale in self.folder.glob(f"{marker.stem}.*"):
                     stale.unlink(missing_ok=True)
 

@@ -44,9 +44,9 @@ def lang_dir(site: Path, lang: str) -> Path:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory, offline_archive) -> Path:
+def built_site(tmp_path_factory, offline_build, request) -> Path:
     """The site built once per test session with --strict, with what `make downloads` adds;
-    fails with mkdocs' own output."""
+    fails with mkdocs' own output. The offline edition builds meanwhile on the other core."""
     site = tmp_path_factory.mktemp("site")
     result = mkdocs_build(ROOT, site, env={"SITE_URL": PUBLISHED, "REPO_URL": REPOSITORY})
     if result.returncode != 0:
@@ -62,7 +62,8 @@ def built_site(tmp_path_factory, offline_archive) -> Path:
         done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
         if done.returncode != 0:
             pytest.fail(f"single-file export failed:\n{done.stdout}\n{done.stderr}", pytrace=False)
-    shutil.copy(offline_archive, site / SITE.options.cards.anki_dest / OFFLINE_ZIP)
+    archive = request.getfixturevalue("offline_archive")
+    shutil.copy(archive, site / SITE.options.cards.anki_dest / OFFLINE_ZIP)
     return site
 
 
@@ -88,13 +89,29 @@ def project_copy(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def offline_archive(tmp_path_factory) -> Path:
-    """The offline edition built and zipped as `make offline` and `make downloads` do."""
+def offline_build(tmp_path_factory):
+    """The offline edition's build as `make offline` runs it, started in the background so that
+    it runs beside the main build (the two share the build cache, whose files are written
+    atomically and keyed the same in both)."""
     work = tmp_path_factory.mktemp("offline")
     site = work / "attention-verified"
-    result = mkdocs_build(ROOT, site, env={"OFFLINE": "true"})
-    if result.returncode != 0:
-        pytest.fail(f"offline build failed:\n{result.stdout}\n{result.stderr}", pytrace=False)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "OFFLINE": "true"}
+    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)]
+    log = work / "build.log"  # a file, not a pipe: nobody reads it until the build is done
+    with open(log, "w", encoding="utf-8") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    yield work, site, proc
+    if proc.poll() is None:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def offline_archive(offline_build) -> Path:
+    """The offline edition zipped as `make offline` and `make downloads` do."""
+    work, site, proc = offline_build
+    if proc.wait(timeout=600) != 0:
+        log = (work / "build.log").read_text(encoding="utf-8")
+        pytest.fail(f"offline build failed:\n{log}", pytrace=False)
     archive = work / OFFLINE_ZIP
     subprocess.run([sys.executable, "-m", "zipfile", "-c", str(archive), str(site)], check=True)
     return archive
