@@ -75,7 +75,7 @@ def map_prose(line: str, change: Callable[[str], str]) -> str:
 # "<" followed by a letter as a start tag even within $...$, so `$L_q<L_k$` swallows the rest
 # of the block and the page renders empty from there (the handbook did). `\lt` is the same
 # symbol to MathJax, and the parser leaves it alone.
-MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.S)
+MATH = re.compile(r"\$\$(?P<display>.+?)\$\$|\$(?P<inline>[^$\n]+)\$", re.S)  # $$…$$ or $…$
 
 
 def math_safe_in_html_block(text: str) -> str:

@@ -13,9 +13,8 @@ from __future__ import annotations
 import math
 import re
 
-from lockstep.markup import LINK
+from lockstep.markup import LINK, MATH
 
-FORMULA = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 FONT = re.compile(r"\\(?:operatorname|math[a-z]+|text[a-z]*|boldsymbol|left|right)\b")
 COMMAND = re.compile(r"\\(?:[A-Za-z]+|.)")
 SILENT = set("{}_^ \t\n&")  # grouping, sub- and superscript marks, spacing
@@ -33,7 +32,7 @@ def formula_symbols(tex: str) -> int:
 
 def formulas(text: str) -> list[str]:
     """The TeX of every `$...$` and `$$...$$` formula in `text`."""
-    return [m[1] or m[2] for m in FORMULA.finditer(text)]
+    return [m["display"] or m["inline"] for m in MATH.finditer(text)]
 
 
 def answer_size(text: str, chinese: bool) -> int:
@@ -41,7 +40,7 @@ def answer_size(text: str, chinese: bool) -> int:
     prose = LINK.sub(lambda m: m["text"], text)  # a link counts as its text
     prose = re.sub(r"\[@[^\]]*\]|@[\w-]+", " ", prose)  # citations are not spoken
     spoken = sum(math.ceil(formula_symbols(t) / SYMBOLS_PER_WORD) for t in formulas(prose))
-    prose = FORMULA.sub(" ", prose).replace("`", "").replace("*", "")
+    prose = MATH.sub(" ", prose).replace("`", "").replace("*", "")
     if chinese:
         return spoken + len(HAN.findall(prose)) + len(LATIN_WORD.findall(HAN.sub(" ", prose)))
     return spoken + len(LATIN_WORD.findall(prose))

@@ -12,11 +12,12 @@ from collections.abc import Callable
 from html import escape
 
 from lockstep.cards.deck import Card, Deck
+from lockstep.cards.graph import graph
 from lockstep.cards.render import words
 from lockstep.markup import math_safe_in_html_block
 
 MARKS = ("known", "shaky", "missed")  # the keys 1, 2, 3
-STEPS = (("answer",), ("key_points",), ("how_to_answer",))  # revealed one after the other
+STEPS = ("answer", "key_points", "how_to_answer")  # sections revealed one after the other
 
 
 def storage_key(deck: Deck) -> str:
@@ -87,18 +88,14 @@ def item(deck: Deck, card: Card, substitute: Callable[[str, str], str]) -> str:
         f'<section class="practice-card" id="practice-{card.id}" {attrs} markdown>\n',
         f'<p class="practice-question">{escape(card.title)}</p>\n',
     ]
-    for step, keys in enumerate(STEPS, 1):
-        blocks = []
-        for key in keys:
-            title = deck.vocabulary.section_title(key, lang)
-            body = math_safe_in_html_block(substitute(deck.section(card, key).strip(), lang))
-            blocks.append(f'<p class="practice-label">{escape(title)}</p>\n\n{body}\n')
-        if step == len(STEPS):
-            blocks.append(f"[{_label(deck, 'open_card', lang)}]({card.id}.md)\n")
+    for step, key in enumerate(STEPS, 1):
+        title = escape(deck.vocabulary.section_title(key, lang))
+        body = math_safe_in_html_block(substitute(deck.section(card, key).strip(), lang))
+        if step == len(STEPS):  # the last step leads on to the whole card
+            body += f"\n\n[{_label(deck, 'open_card', lang)}]({card.id}.md)"
         parts.append(
             f'<div class="practice-step" data-step="{step}" markdown>\n\n'
-            + "\n".join(blocks)
-            + "\n</div>\n"
+            f'<p class="practice-label">{title}</p>\n\n{body}\n\n</div>\n'
         )
     parts.append("</section>\n")
     return "".join(parts)
@@ -116,15 +113,13 @@ def summary(deck: Deck, lang: str) -> str:
     v, w, t = deck.vocabulary, words(deck, lang), lambda key: _label(deck, key, lang)
     columns = [*MARKS, "new"]
     head = "".join(f"<th>{t(c)}</th>" for c in columns)
-    rows = []
-    for module, labels in v.modules.items():
-        ids = [c.id for c in deck.cards(lang) if c.module == module]
-        if ids:
-            cells = "".join(f'<td data-count="{c}"></td>' for c in columns)
-            rows.append(
-                f'<tr data-cards="{" ".join(ids)}"><th>{escape(labels[lang])}</th>{cells}</tr>'
-            )
-    labels = json.dumps({m: deck.vocabulary.practice[m][lang] for m in columns}, ensure_ascii=False)
+    cells = "".join(f'<td data-count="{c}"></td>' for c in columns)
+    rows = [
+        f'<tr data-cards="{" ".join(n.id for n in nodes)}">'
+        f"<th>{escape(v.modules[module][lang])}</th>{cells}</tr>"
+        for module, nodes in graph(deck, lang).modules.items()  # the map's columns
+    ]
+    labels = json.dumps({m: v.practice[m][lang] for m in columns}, ensure_ascii=False)
     return (
         f'<div class="practice-summary" data-storage-key="{escape(storage_key(deck))}" '
         f'data-labels="{escape(labels)}" hidden>\n<table>\n'
