@@ -1,4 +1,5 @@
-"""Tables for the derivation pages (implementation, variants), computed when the site is built."""
+"""Tables and values for the derivation pages (saturation, implementation, variants), computed
+when the site is built."""
 
 import math
 from collections.abc import Callable
@@ -8,6 +9,7 @@ import torch
 
 from lockstep.tables import markdown_table
 from snippets import variance
+from snippets.figures import softmax_sharpness
 from snippets.overflow import overflow_rows
 from snippets.scale_placement import PLACEMENTS, placement_errors
 from snippets.softcap import softcap, softcap_grad
@@ -137,9 +139,44 @@ def softcap_table(lang: str) -> str:
     return _markdown(HEADERS["softcap"][lang], rows)
 
 
+def jacobian_rows() -> list[tuple[int, float, float]]:
+    """(d_k, mean ||J|| unscaled, mean ||J|| scaled) of the saturation page's sweep."""
+    d = softmax_sharpness.data()
+    return list(zip(softmax_sharpness.D_KS, d["jac_raw"], d["jac_scaled"], strict=True))
+
+
+def _unscaled_larger() -> list[int]:
+    """The d_k of the sweep at which the unscaled Jacobian is the larger one."""
+    return [d_k for d_k, raw, scaled in jacobian_rows() if raw > scaled]
+
+
+def jacobian_unscaled_larger_up_to(lang: str) -> str:
+    """The largest d_k of the sweep at which the unscaled Jacobian is larger (a prefix: tested)."""
+    return str(max(_unscaled_larger()))
+
+
+def jacobian_unscaled_larger_std(lang: str) -> str:
+    """The unscaled logits' standard deviation, √d_k, at that d_k."""
+    return f"{math.sqrt(max(_unscaled_larger())):.1f}"
+
+
+def jacobian_scaled_larger_from(lang: str) -> str:
+    """The smallest d_k of the sweep at which the scaled Jacobian is the larger one."""
+    return str(min(d_k for d_k, raw, scaled in jacobian_rows() if raw < scaled))
+
+
+def jacobian_unscaled_peak(lang: str) -> str:
+    """The d_k of the sweep at which the unscaled Jacobian is largest."""
+    return str(max(jacobian_rows(), key=lambda row: row[1])[0])
+
+
 VALUES: dict[str, Callable[[str], str]] = {
     "overflow_table": overflow_table,
     "placement_table": placement_table,
     "dmodel_table": dmodel_table,
     "softcap_table": softcap_table,
+    "jacobian_unscaled_larger_up_to": jacobian_unscaled_larger_up_to,
+    "jacobian_unscaled_larger_std": jacobian_unscaled_larger_std,
+    "jacobian_scaled_larger_from": jacobian_scaled_larger_from,
+    "jacobian_unscaled_peak": jacobian_unscaled_peak,
 }

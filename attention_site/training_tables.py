@@ -17,7 +17,7 @@ SETUP_ROWS = {
         ("n_pairs", "每个序列的（键，值）对数"),
         ("n_keys", "键的词表大小"),
         ("n_values", "值的词表大小"),
-        ("batch", "批大小"),
+        ("batch", "批次大小"),
         ("steps", "训练步数"),
         ("eval_every", "每隔多少步在留出集上评估"),
         ("n_eval", "留出集序列数"),
@@ -66,7 +66,8 @@ def training_setup(lang: str) -> str:
 def training_table(lang: str) -> str:
     """Per (d_k, scale) and learning rate: steps to the threshold (slowest seed), final accuracy.
 
-    The fastest learning rate of each row is in bold; — means some seed never got there.
+    Every learning rate with the fewest steps of its row is in bold, so a tie shows as two bold
+    cells; — means some seed never got there.
     """
     runs, cfg = training.load()["runs"], training.CONFIG
     first, second, per_lr = HEADERS["results"][lang]
@@ -74,13 +75,13 @@ def training_table(lang: str) -> str:
     rows = []
     for d_k in cfg.d_ks:
         for scale in cfg.scales:
-            best = training.best_lr(runs, d_k, scale)
+            fastest = training.fastest_lrs(runs, d_k, scale)
             cells = []
             for lr in cfg.lrs:
                 same = training.select(runs, d_k=d_k, scale=scale, lr=lr)
                 steps = training.slowest_steps_to(same)
                 cell = f"{'—' if steps is None else steps} ({training.final_accuracy(same):.2f})"
-                cells.append(f"**{cell}**" if lr == best and steps is not None else cell)
+                cells.append(f"**{cell}**" if lr in fastest else cell)
             rows.append((d_k, SCALE_NAMES[lang][scale], *cells))
     return markdown_table(headers, rows, align="rl" + "r" * len(cfg.lrs))
 
@@ -96,13 +97,14 @@ def training_provenance(lang: str) -> str:
     n, secs, m, v = len(meta["runs"]), meta["seconds"], meta["machine"], meta["versions"]
     if lang == "zh":
         return (
-            f"{meta['date']} 在一台 {m['cpu_count']} 核 {m['processor']} 机器上测得"
+            f"{meta['date']} 在一台 {m['cpu_count']} 核 {m['cpu']} 机器上测得"
             f"（{m['torch_threads']} 个线程，PyTorch {v['torch']}，Python {v['python']}），"
             f"{n} 次训练共用 {secs} 秒"
         )
     return (
-        f"measured on {meta['date']} on a {m['cpu_count']}-core {m['processor']} machine "
-        f"({m['torch_threads']} thread, PyTorch {v['torch']}, Python {v['python']}): "
+        f"measured on {meta['date']} on a {m['cpu_count']}-core {m['cpu']} machine "
+        f"({m['torch_threads']} torch thread{'s' if m['torch_threads'] != 1 else ''}, "
+        f"PyTorch {v['torch']}, Python {v['python']}): "
         f"{n} runs in {secs} s"
     )
 

@@ -60,6 +60,16 @@ def test_stable_softmax_terms_lie_in_the_closed_unit_interval_far_and_masked_one
     assert p.tolist() == [1.0, 0.0, 0.0]
 
 
+def test_stable_softmax_is_nan_only_where_the_row_maximum_is_not_finite():
+    # implementation: "safe as long as the row's maximum m is finite"; a fully masked row, or
+    # a logit of +inf, makes x - m nan and so every weight
+    inf = math.inf
+    for row in ([-inf, -inf, -inf], [inf, 0.0, 1.0]):
+        assert torch.isnan(stable_softmax(torch.tensor(row))).all(), row
+    p = stable_softmax(torch.tensor([-inf, 0.0, -inf, 3.0]))
+    assert torch.isfinite(p).all() and p.sum().item() == pytest.approx(1)
+
+
 @pytest.mark.parametrize("dtype", overflow.DTYPES, ids=str)
 def test_exact_overflow_boundary_is_above_ln_max_but_below_the_next_value(dtype):
     fmax = torch.tensor(torch.finfo(dtype).max, dtype=dtype)

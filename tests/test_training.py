@@ -54,6 +54,15 @@ def best_steps(runs, d_k, scale) -> int | None:
     return training.slowest_steps_to(training.select(runs, d_k=d_k, scale=scale, lr=lr))
 
 
+def working(runs, d_k, scale) -> set[float]:
+    """The learning rates at which every seed reaches the threshold."""
+    return {
+        lr
+        for lr in CFG.lrs
+        if training.slowest_steps_to(training.select(runs, d_k=d_k, scale=scale, lr=lr))
+    }
+
+
 # --- The code ----------------------------------------------------------------------------
 
 
@@ -148,6 +157,10 @@ def test_steps_to_and_best_lr_on_hand_made_runs():
     assert training.slowest_steps_to(training.select(runs, lr=0.1)) == 20
     assert training.slowest_steps_to(training.select(runs, lr=1.0)) is None
     assert training.best_lr(runs, 8, "sqrt") == 0.3
+    assert training.fastest_lrs(runs, 8, "sqrt") == [0.3]
+    tie = [*runs[:2], run(0.3, 0, [0.0, 0.5, 0.92]), run(0.3, 1, [0.0, 0.9, 0.95])]
+    assert training.fastest_lrs(tie, 8, "sqrt") == [0.1, 0.3]
+    assert training.fastest_lrs(runs[4:], 8, "sqrt") == []
 
 
 # --- The cache -----------------------------------------------------------------------------
@@ -207,46 +220,67 @@ def test_claim_unscaled_attention_starts_sharp_and_sharper_at_larger_d_k(runs):
     assert h0(small, "sqrt") == pytest.approx(h0(large, "sqrt"), abs=0.1)
 
 
+def test_claim_at_initialisation_accuracy_is_about_one_over_the_number_of_values(runs):
+    # "At initialisation the model knows nothing and is at about 1/64, one over the number of
+    # values" (and below the 1/16 of a guess among the values of the sequence)
+    first = [r["accuracy"][0] for r in runs]
+    assert max(first) < 2 / CFG.n_values < 1 / CFG.n_pairs
+    assert sum(first) / len(first) == pytest.approx(1 / CFG.n_values, rel=0.5)
+
+
+def test_claim_every_best_lr_lies_inside_the_grid(runs):
+    # notebook: the next larger learning rate is slower or does not reach the threshold, and the
+    # best one is not the smallest of the grid, so the grid brackets every optimum
+    for d_k in CFG.d_ks:
+        for scale in CFG.scales:
+            best = training.best_lr(runs, d_k, scale)
+            assert CFG.lrs[0] < best < CFG.lrs[-1], (d_k, scale, best)
+            above = CFG.lrs[CFG.lrs.index(best) + 1]
+            same = training.select(runs, d_k=d_k, scale=scale, lr=above)
+            steps = training.slowest_steps_to(same)
+            assert steps is None or steps > best_steps(runs, d_k, scale), (d_k, scale, above)
+
+
 @pytest.mark.parametrize("d_k", CFG.d_ks)
 def test_claim_unscaled_learns_fastest_at_a_smaller_lr_and_still_slower(runs, d_k):
-    assert training.best_lr(runs, d_k, "none") < training.best_lr(runs, d_k, "sqrt")
+    fastest = training.fastest_lrs(runs, d_k, "none")
+    assert fastest and max(fastest) < min(training.fastest_lrs(runs, d_k, "sqrt"))
     unscaled, scaled = best_steps(runs, d_k, "none"), best_steps(runs, d_k, "sqrt")
     assert unscaled is not None, "the page says the unscaled model reaches the threshold"
     assert unscaled >= 2 * scaled, "the page says 'clearly more steps'"
 
 
 def test_claim_unscaled_working_range_narrows_as_d_k_grows(runs):
-    def working(d_k):
-        return {
-            lr
-            for lr in CFG.lrs
-            if training.slowest_steps_to(training.select(runs, d_k=d_k, scale="none", lr=lr))
-        }
-
     small, large = CFG.d_ks[0], CFG.d_ks[-1]
-    assert working(large) < working(small)
+    assert working(runs, large, "none") < working(runs, small, "none")
     lr = training.best_lr(runs, large, "sqrt")
     assert lr == training.best_lr(runs, small, "sqrt")
-    assert lr in working(small) and lr not in working(large)
+    assert lr in working(runs, small, "none") and lr not in working(runs, large, "none")
 
 
 @pytest.mark.parametrize("scale", ["sqrt", "d"])
 def test_claim_with_a_scale_best_lr_and_steps_carry_over_between_d_k(runs, scale):
-    assert len({training.best_lr(runs, d_k, scale) for d_k in CFG.d_ks}) == 1
-    for lr in CFG.lrs:
+    # "the fastest learning rate is the same at both sizes, and every learning rate that works
+    # at both sizes needs about the same number of steps at each, within one or two evaluation
+    # intervals. Only at the edge does that change: divided by √d_k, the largest learning rate
+    # that still learns at d_k = 64 no longer does at d_k = 256."
+    small, large = CFG.d_ks[0], CFG.d_ks[-1]
+    assert training.fastest_lrs(runs, small, scale) == training.fastest_lrs(runs, large, scale)
+    both = working(runs, small, scale) & working(runs, large, scale)
+    for lr in both:
         steps = [
             training.slowest_steps_to(training.select(runs, d_k=d_k, scale=scale, lr=lr))
             for d_k in CFG.d_ks
         ]
-        if None in steps:
-            assert steps == [None] * len(steps), f"lr {lr}: learns at one d_k only"
-        else:
-            assert max(steps) <= 1.5 * min(steps), f"lr {lr}: steps {steps}"
+        assert max(steps) - min(steps) <= 2 * CFG.eval_every, f"lr {lr}: steps {steps}"
+    lost = working(runs, small, scale) - working(runs, large, scale)
+    assert working(runs, large, scale) <= working(runs, small, scale)
+    assert lost == ({max(working(runs, small, scale))} if scale == "sqrt" else set())
 
 
-def test_claim_unscaled_keeps_its_best_lr_but_needs_more_steps_at_larger_d_k(runs):
+def test_claim_unscaled_keeps_its_fastest_lr_but_needs_more_steps_at_larger_d_k(runs):
     small, large = CFG.d_ks[0], CFG.d_ks[-1]
-    assert training.best_lr(runs, small, "none") == training.best_lr(runs, large, "none")
+    assert training.fastest_lrs(runs, small, "none") == training.fastest_lrs(runs, large, "none")
     assert best_steps(runs, large, "none") > best_steps(runs, small, "none")
 
 
@@ -281,14 +315,16 @@ def test_numbers_in_the_page_prose_come_from_the_config():
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_results_table_has_a_row_per_setting_and_bolds_the_best_lr(lang, runs):
+def test_results_table_has_a_row_per_setting_and_bolds_every_fastest_lr(lang, runs):
     rows = training_tables.training_table(lang).splitlines()[2:]
-    assert len(rows) == len(CFG.d_ks) * len(CFG.scales)
-    for row in rows:
-        assert row.count("**") == 2, f"one bold cell per row: {row}"
-    best = training.best_lr(runs, CFG.d_ks[-1], "sqrt")
-    steps = best_steps(runs, CFG.d_ks[-1], "sqrt")
-    assert f"**{steps} (" in rows[len(CFG.scales)], f"lr {best} at d_k={CFG.d_ks[-1]}"
+    settings = [(d_k, scale) for d_k in CFG.d_ks for scale in CFG.scales]
+    assert len(rows) == len(settings)
+    for row, (d_k, scale) in zip(rows, settings, strict=True):
+        cells = [c.strip() for c in row.strip("|").split("|")][2:]  # one per learning rate
+        bold = [lr for lr, cell in zip(CFG.lrs, cells, strict=True) if cell.startswith("**")]
+        assert bold == training.fastest_lrs(runs, d_k, scale), row
+        steps = best_steps(runs, d_k, scale)
+        assert all(cells[CFG.lrs.index(lr)].startswith(f"**{steps} (") for lr in bold), row
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -68,9 +68,9 @@ for d_k, s in samples.items():
 #
 # Horizontal axis: $q\cdot k/\sqrt{d_k}$; vertical axis: density. The black dots trace the
 # standard normal density. The spreads coincide: the scale no longer depends on $d_k$. The
-# shapes still differ a little: at $d_k = 16$ the histogram is slightly more peaked than the
-# normal density (excess kurtosis $6/d_k$, printed above), and it approaches that density as
-# $d_k$ grows.
+# shapes still differ a little: at $d_k = 16$ the histogram has heavier tails than the normal
+# density (excess kurtosis $6/d_k$, printed above, measures the tails), and here also a slightly
+# higher peak; it approaches the normal density as $d_k$ grows.
 
 # %% alt="Histograms of q·k/√d_k for d_k = 16, 64, 256 and 1024, with the standard normal density marked by black dots: all four have the same spread."
 bins = np.linspace(-4, 4, 81)

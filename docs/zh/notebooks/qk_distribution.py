@@ -14,7 +14,7 @@
 # 页面[点积为什么随 d_k 增大](../why-dot-product-grows.md)背后的实验，用的是同一个抽样函数
 # `snippets/variance.py`。这个实验笔记的文本一有改动，或它导入的代码的行为（只加注释不算）及其读取的数据有变，构建就会重新运行它；任何一个单元格出错，构建就失败。
 #
-# [下载本笔记本（qk_distribution.py）](qk_distribution.py)：jupytext 的 percent
+# [下载本实验笔记（qk_distribution.py）](qk_distribution.py)：jupytext 的 percent
 # 格式文件，可以直接当脚本运行，也可以在装了 jupytext 的 Jupyter 里打开。
 
 # %% [markdown]
@@ -66,8 +66,8 @@ for d_k, s in samples.items():
 # 横轴：$q\cdot k/\sqrt{d_k}$；纵轴：概率密度。黑色圆点描出标准正态分布的密度曲线。
 #
 # 几个直方图的离散程度一致：尺度不再依赖 $d_k$。形状仍略有差别：$d_k = 16$
-# 时，直方图比正态密度稍尖（超额峰度为 $6/d_k$，见上面的输出），随着 $d_k$
-# 增大才逐渐贴近正态密度。
+# 时，直方图的尾部比正态密度重（超额峰度 $6/d_k$ 衡量的是尾部，见上面的输出），这里峰也略高一些；
+# 随着 $d_k$ 增大，它逐渐贴近正态密度。
 
 # %% alt="d_k = 16、64、256、1024 时 q·k/√d_k 的直方图，黑色圆点标出标准正态密度：四个直方图的离散程度相同。"
 bins = np.linspace(-4, 4, 81)

@@ -18,7 +18,7 @@
 #
 # 这个实验笔记的文本一有改动，或它导入的代码的行为（只加注释不算）及其读取的数据有变，构建就会重新运行它；任何一个单元格出错，构建就失败。
 #
-# [下载本笔记本（training.py）](training.py)：jupytext 的 percent
+# [下载本实验笔记（training.py）](training.py)：jupytext 的 percent
 # 格式文件，可以直接当脚本运行，也可以在装了 jupytext 的 Jupyter 里打开。
 
 # %% [markdown]
@@ -27,7 +27,7 @@
 # `python -m snippets.training` 训练 $d_k$、logit 缩放、学习率和随机种子的每一种组合，把曲线写进
 # `snippets/data/training_runs.json`。
 #
-# 如果缓存用的配置和代码里的不同，缓存就过时了，笔记本会在这里停下。
+# 如果缓存用的配置和代码里的不同，缓存就过时了，实验笔记会在这里停下。
 
 # %%
 # %matplotlib inline
@@ -70,22 +70,35 @@ for step, now, then in pairs:
 # 最佳学习率：按较慢的那个种子计，达到准确率阈值所需步数最少的学习率；步数相同时取最终准确率更高者。
 #
 # `steps=None` 表示没有哪个学习率能让每个种子都达到阈值，这时显示的是最终准确率最高的学习率。
+# 最后一列说明网格中下一个更大的学习率是否更慢或达不到阈值：是的话，最佳学习率就落在网格内部。
 
 # %%
 print(f"threshold: held-out accuracy {training.THRESHOLD:.0%}")
+print(f"steps counted every {cfg.eval_every}, for the slower of {len(cfg.seeds)} seeds")
+
+
+def steps_at(d_k: int, scale: str, lr: float) -> int | None:
+    return training.slowest_steps_to(training.select(runs, d_k=d_k, scale=scale, lr=lr))
+
+
 for d_k in cfg.d_ks:
     for scale in cfg.scales:
         lr = training.best_lr(runs, d_k, scale)
-        same = training.select(runs, d_k=d_k, scale=scale, lr=lr)
-        steps = training.slowest_steps_to(same)
-        print(f"d_k={d_k:3d}  {scale:4s}  lr={lr:<6g}  steps={steps}")
+        i = cfg.lrs.index(lr)
+        steps = steps_at(d_k, scale, lr)
+        above = steps_at(d_k, scale, cfg.lrs[i + 1]) if i + 1 < len(cfg.lrs) else steps
+        # 下一个更大的学习率更慢或失败，最佳学习率就在网格内部
+        inside = steps is not None and (above is None or above > steps)
+        print(f"d_k={d_k:3d}  {scale:4s}  lr={lr:<6g}  steps={steps}  next lr slower: {inside}")
 
 # %% [markdown]
 # ## 最佳学习率下的留出集损失
 #
 # 每个 $d_k$ 一幅子图；横轴：训练步数 $t$；纵轴：留出集上的交叉熵
 # $\mathcal{L}$（对数坐标），对各个种子取平均。每种 logit
-# 缩放都用它自己的最佳学习率，这样比较就不会偏向恰好适合某一种缩放的那个学习率。
+# 缩放都用它自己的最佳学习率，这样比较就不会偏向恰好适合某一种缩放的那个学习率。这些最佳学习率都落在
+# 网格内部（上一个单元格显示，下一个更大的学习率都更慢或达不到阈值）；但“最佳”依据的步数是按评估间隔
+# 计的，而且只有两个种子，两个学习率相差一个间隔说明不了什么。
 
 # %% alt="留出集损失（对数坐标）随训练步数的变化，每个 d_k 一幅子图，每种 logit 缩放（1/√d_k、1、1/d_k）一条曲线，各取其最佳学习率。"
 labels = {"sqrt": "1/√dₖ", "none": "1", "d": "1/dₖ"}
