@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from lockstep.config import Site
+from lockstep.mkdocs.config_file import load_site
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE = Site.load(ROOT / "mkdocs.yml")
+SITE = load_site(ROOT / "mkdocs.yml")
 DOCS = SITE.docs_dir
 LANGS = SITE.languages.codes
 # What a build reads.
@@ -57,7 +57,7 @@ def built_site(tmp_path_factory, offline_build, request) -> Path:
 
     if available():  # `make downloads`: the single-file handbook and its PDF
         # A relative path, as `make downloads` passes `site`.
-        cmd = [sys.executable, "-m", "lockstep.single_file", os.path.relpath(site, ROOT)]
+        cmd = [sys.executable, "-m", "lockstep", "handbook", os.path.relpath(site, ROOT)]
         env = {**os.environ, "SITE_URL": PUBLISHED}
         done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
         if done.returncode != 0:

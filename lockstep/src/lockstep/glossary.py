@@ -99,6 +99,19 @@ class Glossary:
             if (lang, variant) in names
         ]
 
+    def unused(self, pages: dict[str, dict[str, str]]) -> list[str]:
+        """One line per term that no page of a language uses (`pages`: lang -> page -> text)."""
+        problems = []
+        for lang, texts in pages.items():
+            prose = "\n".join(texts.values())
+            problems += [
+                f"{self.path}: {t.key} ({t.names[lang]!r}) is used by no {lang} page: use it or "
+                "remove it"
+                for t in self.terms.values()
+                if t.names[lang] not in prose
+            ]
+        return problems
+
     def avoided(self, text: str, lang: str) -> list[tuple[int, str, str]]:
         """(line number, variant used, the rendering to use) for every avoided rendering in
         the prose of a page."""

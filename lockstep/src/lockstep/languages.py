@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lockstep.errors import BuildError
+
 
 @dataclass(frozen=True)
 class Languages:
@@ -18,7 +20,7 @@ class Languages:
         codes = tuple(lang["locale"] for lang in languages if lang.get("build", True))
         defaults = [lang["locale"] for lang in languages if lang.get("default")]
         if len(defaults) != 1 or defaults[0] not in codes:
-            raise ValueError(f"exactly one built language must be the default, got {defaults}")
+            raise BuildError(f"exactly one built language must be the default, got {defaults}")
         return cls(codes, defaults[0])
 
     def __iter__(self):

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
+T = TypeVar("T")
+LOCKSTEP_SRC = Path(__file__).resolve().parent.parent  # the folder lockstep is imported from
 _hashes: dict[tuple[tuple[str, int, int], bool], str] = {}
 
 
@@ -47,10 +51,26 @@ def digest(inputs: Iterable[Path], root: Path, salt: str = "", code: bool = Fals
     `code`, Python files by what they do (file_hash)."""
     h = hashlib.sha256(salt.encode())
     for path in sorted(Path(p).resolve() for p in inputs):
-        name = path.relative_to(root) if path.is_relative_to(root) else path  # e.g. lockstep/
-        h.update(name.as_posix().encode() + b"\0")
+        h.update(_name(path, root).encode() + b"\0")
         h.update(file_hash(path, code).encode())
     return h.hexdigest()[:16]
+
+
+def text_digest(*parts: object) -> str:
+    """16 hex digits over the JSON of `parts`."""
+    data = json.dumps(parts, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+
+def _name(path: Path, root: Path) -> str:
+    """How a digest names an input: lockstep's own files relative to the folder it is imported
+    from, the site's relative to its root (the same key in every copy of a site), others in
+    full."""
+    if path.is_relative_to(LOCKSTEP_SRC):
+        return "<lockstep>/" + path.relative_to(LOCKSTEP_SRC).as_posix()
+    if path.is_relative_to(root):
+        return path.relative_to(root).as_posix()
+    return path.as_posix()
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -103,3 +123,19 @@ class Cache:
         for name in {g.rsplit("/", 1)[0] for g in gone}:
             shutil.rmtree(self.folder / name, ignore_errors=True)
         return sorted({g.rsplit("/", 1)[0] for g in gone})
+
+
+_REMEMBERED: dict[tuple, tuple[str, object]] = {}
+
+
+def remembered(slot: tuple, key: str | None, make: Callable[[], T]) -> T:
+    """What make() returns, remembered in this process (`mkdocs serve` rebuilds in one) for
+    `slot` while its key stays the same; a None key is never remembered."""
+    if key is not None:
+        hit = _REMEMBERED.get(slot)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+    value = make()
+    if key is not None:
+        _REMEMBERED[slot] = (key, value)
+    return value

@@ -9,17 +9,15 @@ build does not notice. `keep_notebooks_as_pages` makes a file that was a page st
 while i18n re-creates it. Remove it once a release fixes #198.
 
 The rest is not a workaround. Executed notebooks are cached by lockstep's cache (per
-notebook and language, under a digest of the notebook and the project modules it imports;
-mkdocs-jupyter's own cache is keyed on the notebook file alone and is switched off). Chinese
-headings get the table of contents' ids (mkdocs-jupyter keeps ASCII only), and a link to a
-page's source file (`../derivation/training.md`, which also works in Jupyter) is resolved
-to that language's page; a link to a missing page fails the build.
+notebook and language, under lockstep.notebooks.page_key; mkdocs-jupyter's own cache is
+keyed on the notebook file alone and is switched off). Chinese headings get the table of
+contents' ids (mkdocs-jupyter keeps ASCII only), and a link to a page's source file
+(`../derivation/training.md`, which also works in Jupyter) is resolved to that language's
+page; a link to a missing page fails the build.
 """
 
 from __future__ import annotations
 
-import bisect
-import html as html_lib
 import json
 import posixpath
 import re
@@ -29,8 +27,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.structure.toc import get_toc
 
-from lockstep import deps
-from lockstep.cache import Cache, digest
+from lockstep.cache import Cache
+from lockstep.notebooks import cell_alts, page_key, with_alt_text
 
 HTML_HEADING = re.compile(r'<h([1-6]) id="[^"]*">(.*?)<a class="anchor-link" href="#[^"]*">', re.S)
 PAGE_LINK = re.compile(r'href="([^":#]+\.md)(#[^"]*)?"')
@@ -41,10 +39,6 @@ MATHJAX_LOADER = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax config
 # included, but not the code that scrolls sideways; the code gets the tab stop instead.
 INPUT_TAB_STOP = '<div class="jp-Cell-inputWrapper" tabindex="0">'
 SCROLLING_CODE = re.compile(r'<div class="highlight-ipynb( [^"]*)?">')
-# Text alternatives (1.1.1): nbconvert gives an image without one this English placeholder;
-# the cell that draws the image says what it shows, in the page's language: `# %% alt="..."`.
-CELL = re.compile(r'<div class="jp-Cell [^"]*" id="cell-id=[^"]*">')
-NO_ALT = 'alt="No description has been provided for this image"'
 # mkdocs-jupyter options that change the rendered page (they key its own cache too).
 RENDER_OPTIONS = (
     "execute", "kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
@@ -85,18 +79,6 @@ def _toc_tokens(items) -> list[dict]:
     ]
 
 
-def cache_name(path: Path, tree: Path, lang: str) -> str:
-    """The cache name of a notebook: its path in its language tree, and the language."""
-    return f"{path.relative_to(tree).as_posix()}.{lang}"
-
-
-def page_key(path: Path, root: Path, salt: str = "") -> str:
-    """The digest of what a notebook's page is made from: its own text (cells and their
-    comments are on the page) and what the project modules it imports do."""
-    imports = deps.inputs(deps.imported_names(path, path.stem), root)
-    return digest([path], root, salt=salt + digest(imports, root, code=True))
-
-
 def cache_rendering(page, name: str, jupyter_options, root: Path, cache: Cache) -> None:
     """Wrap the render that mkdocs-jupyter gave `page` with lockstep's cache."""
     path = Path(page.file.abs_src_path)
@@ -119,35 +101,6 @@ def cache_rendering(page, name: str, jupyter_options, root: Path, cache: Cache) 
 
 def _toc_ids(items) -> list[str]:
     return [i for item in items for i in (item.id, *_toc_ids(item.children))]
-
-
-def with_alt_text(html: str, alts: list[str | None], where: str) -> str:
-    """Each image drawn by a cell gets that cell's `alt` metadata as its text alternative."""
-    starts = [m.start() for m in CELL.finditer(html)]
-    if len(starts) != len(alts):
-        raise PluginError(f"{where}: {len(starts)} cells on the page, {len(alts)} in the notebook")
-    # A cell that gives alt text must draw an image: else the figure silently went missing.
-    bounds = [*starts, len(html)]
-    for i, text in enumerate(alts):
-        if text and "<img" not in html[bounds[i] : bounds[i + 1]]:
-            raise PluginError(f"{where}: cell {i + 1} has alt text but drew no image")
-
-    def alt(m: re.Match) -> str:
-        cell = bisect.bisect_right(starts, m.start()) - 1
-        if cell < 0 or not alts[cell]:
-            raise PluginError(
-                f'{where}: cell {cell + 1} draws an image without alt text: write `# %% alt="…"`'
-            )
-        return f'alt="{html_lib.escape(alts[cell])}"'
-
-    return re.sub(re.escape(NO_ALT), alt, html)
-
-
-def cell_alts(path: Path) -> list[str | None]:
-    """The `alt` metadata of every cell of a jupytext notebook, in order."""
-    import jupytext
-
-    return [cell.metadata.get("alt") for cell in jupytext.read(path).cells]
 
 
 def fix_html(html: str, page, files) -> str:

@@ -26,9 +26,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
-
 from lockstep.cache import Cache, digest
+from lockstep.errors import BuildError
 
 SCRIPT = Path(__file__).with_name("tex2svg.cjs")
 CSS_DEST = "assets/stylesheets/math.css"
@@ -84,9 +83,12 @@ class MathJax:
         """The installed mathjax-full's version; a clear error if Node or MathJax is missing."""
         package = self.node_modules / "mathjax-full" / "package.json"
         if shutil.which("node") is None or not package.is_file():
-            raise PluginError(
-                f"build-time math needs Node.js and npm's mathjax-full in {self.node_modules}: "
-                "run `npm ci` (part of `make venv`)"
+            missing = f"mathjax-full in {self.node_modules}"
+            what = "Node.js" if shutil.which("node") is None else missing
+            raise BuildError(
+                f"build-time math (the `mathjax` option) needs Node.js and npm's mathjax-full 3, "
+                f"and {what} is missing: install Node.js, then run `npm install mathjax-full@3` "
+                "beside the configuration file (or set `mathjax: false`)"
             )
         return json.loads(package.read_text(encoding="utf-8"))["version"]
 
@@ -110,7 +112,7 @@ class MathJax:
         self._proc.stdin.flush()
         line = self._proc.stdout.readline()
         if not line:
-            raise PluginError(f"{SCRIPT.name} stopped (exit status {self._proc.wait()})")
+            raise BuildError(f"{SCRIPT.name} stopped (exit status {self._proc.wait()})")
         return json.loads(line)
 
     def draw(self, tex: str, display: bool) -> str:
@@ -200,7 +202,7 @@ class PageMath:
                 try:
                     self._drawn[tex, display] = self.mathjax.draw(tex, display)
                 except ValueError as err:
-                    raise PluginError(f"{where}: TeX error in {tex!r}: {err}") from None
+                    raise BuildError(f"{where}: TeX error in {tex!r}: {err}") from None
             drawn.append(self._drawn[tex, display])
         return json.dumps(drawn, ensure_ascii=False).encode()
 

@@ -4,7 +4,9 @@ A figure, a computed value or a notebook depends on the module that makes it, on
 project module that module imports (transitively, read from the source, never guessed from
 folders), on their packages' `__init__` files, and on the data files those modules name in
 module-level `Path` constants (`RESULTS = Path(__file__).parent / "data" / "runs.json"`).
-Modules outside the project (torch, matplotlib) are not inputs: the lock pins them.
+Modules outside the project (torch, matplotlib) are not inputs: the lock pins them. lockstep's
+own modules count as inputs wherever it is installed from (a site's figures use its style
+helpers), so that an edit to an editable lockstep redraws what its code made.
 """
 
 from __future__ import annotations
@@ -15,17 +17,19 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from lockstep.cache import stamp
+from lockstep.cache import LOCKSTEP_SRC, stamp
 
 SKIP_DIRS = {"__pycache__", ".git", ".venv", "node_modules"}
 
 
 def module_file(name: str, root: Path) -> Path | None:
-    """The source of project module `name` under `root`, or None if it is not the project's."""
-    base = root.joinpath(*name.split("."))
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return candidate
+    """The source of project module `name` under `root` (or of one of lockstep's own), or None
+    if it is neither."""
+    roots = (LOCKSTEP_SRC,) if name.split(".")[0] == "lockstep" else (root,)
+    for base in (r.joinpath(*name.split(".")) for r in roots):
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                return candidate
     return None
 
 

@@ -1,6 +1,6 @@
 """The MkDocs plugin: lockstep's wiring into the build, and nothing else.
 
-Registered as `lockstep` (entry point in pyproject.toml), configured in mkdocs.yml:
+Registered as `lockstep` (entry point in lockstep's pyproject.toml), configured in mkdocs.yml:
 
     plugins:
       - i18n: ...            # folder layout; lockstep reads the languages from it
@@ -19,11 +19,13 @@ with a list of references per page, the first use of each glossary term gets its
 as hover text, formulas are drawn as SVG at build time (no script for readers), the Anki decks
 and the Obsidian vaults are added as files, and pages lose the hreflang links that made
 Material request a sitemap below each (mkdocs-material#6582). A `--dirty` build (`make serve`)
-rebuilds only the pages whose inputs changed (lockstep/incremental.py).
+rebuilds only the pages whose inputs changed (lockstep/mkdocs/dirty.py).
 """
 
 from __future__ import annotations
 
+import functools
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -32,43 +34,58 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 
-from lockstep import (
-    alternates,
-    cjk,
-    deps,
-    fences,
-    incremental,
-    math,
-    notebooks,
-    offline,
-    page_inputs,
-    search,
-    templates,
-    vault,
-)
+from lockstep import cjk, deps, fences, math, notebooks, page_inputs, placeholders, vault
 from lockstep.cache import Cache
-from lockstep.cards import anki, practice, render
+from lockstep.cards import render
 from lockstep.cards.deck import Deck, read_card
-from lockstep.cards.graph import graph
-from lockstep.cards.map_svg import map_svg
-from lockstep.config import LockstepOptions, Site
+from lockstep.errors import BuildError
 from lockstep.figures import Figures
-from lockstep.i18n import add_generated, current_language
-from lockstep.values import Values, browser_only, uncached
+from lockstep.mkdocs import alternates, dirty, jupyter, offline, search, templates
+from lockstep.mkdocs.config_file import load_site
+from lockstep.mkdocs.i18n import add_generated, current_language
+from lockstep.records import PageRecords, by_page
+from lockstep.site_values import card_url, site_values
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parent.parent  # lockstep itself
 
 
-class LockstepPlugin(BasePlugin[LockstepOptions]):
+def reported(event):
+    """A plugin event whose BuildError MkDocs reports as its own error: the problems, one line
+    each, and no traceback."""
+
+    @functools.wraps(event)
+    def wrapper(*args, **kwargs):
+        try:
+            return event(*args, **kwargs)
+        except BuildError as error:
+            raise PluginError(str(error)) from None
+
+    return wrapper
+
+
+class LockstepPlugin(BasePlugin):
     """Keeps a bilingual MkDocs site in lock-step with the code it shows."""
 
+    def load_config(self, options: dict, config_file_path: str | None = None):
+        """Take the options as they are: lockstep.site checks them (in on_config), so that an
+        unknown one gets a close match and every problem is reported at once."""
+        self.raw_options = dict(options)
+        return [], []
+
     @event_priority(50)  # before Material's offline plugin reads extra.polyfills
+    @reported
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         if getattr(self, "_config", None) is config:
             return config  # i18n's build of the next language: already set up
         self._config = config
-        incremental.quiet_dirty_warning()
-        site = Site.load(config.config_file_path)
+        dirty.quiet_dirty_warning()
+        site = load_site(config.config_file_path)
+        missing = site.missing_extensions()
+        if missing:
+            raise BuildError([f"{Path(config.config_file_path).name}: {m}" for m in missing])
+        # Modules named in the options are found beside mkdocs.yml, as MkDocs finds `hooks:`.
+        if str(site.root) not in sys.path:
+            sys.path.insert(0, str(site.root))
         # `mkdocs serve` rebuilds in one process: re-import the site's code as it is now.
         deps.forget_project_modules(site.root, keep=PACKAGE_DIR)
         self.site, self.languages = site, site.languages
@@ -76,20 +93,22 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
             config.edit_uri = None
         offline.use_local_shim(config)
         if "mkdocs-jupyter" in config.plugins:
-            notebooks.keep_notebooks_as_pages()
+            jupyter.keep_notebooks_as_pages()
         self.deck = Deck(site) if site.options.cards.vocabulary else None
         self.bibliography, self.glossary = site.bibliography(), site.glossary()
-        self.values = Values({}, site.root, Cache(site.cache("values"), "md"))
-        if site.options.values:
-            self.values = Values.from_module(site.options.values, site.root, self.values.cache)
-        if self.deck:
-            self.values.add(self._deck_values(config))
-        if self.bibliography:
-            self.values.add({"bibliography": uncached(self._bibliography_listing)})
-        if self.glossary:
-            self.values.add({"glossary": uncached(self._glossary_table)})
+
+        def url_of(card_id: str) -> str:
+            # Read when the map is drawn: the offline plugin turns directory URLs off after us.
+            return card_url(card_id) if config.use_directory_urls else f"{card_id}.html"
+
+        self.values = site_values(site, self.deck, url_of)
         self.figures = (
-            Figures(site.options.figures, site.root, Cache(site.cache("figures"), "svg"))
+            Figures(
+                site.options.figures,
+                site.root,
+                Cache(site.cache("figures"), "svg"),
+                cjk=tuple(site.options.chinese),
+            )
             if site.options.figures
             else None
         )
@@ -102,62 +121,40 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
                 config.extra_css.append(math.CSS_DEST)
         return config
 
-    def _deck_values(self, config: MkDocsConfig) -> dict:
-        deck, substitute = self.deck, self.values.substitute
-
-        def url_of(card_id: str) -> str:
-            # The map's links are raw HTML, which MkDocs does not rewrite: written as the cards
-            # index (a sibling of the cards) links to a card in this build's URL style, read
-            # when the map is drawn (the offline plugin turns directory URLs off after us).
-            return f"{card_id}/" if config.use_directory_urls else f"{card_id}.html"
-
-        labels = deck.vocabulary.modules
-        return {
-            "cards_map": browser_only(
-                lambda lang: map_svg(
-                    graph(deck, lang),
-                    {m: names[lang] for m, names in labels.items()},
-                    url_of,
-                    deck.vocabulary.labels["map"][lang],
-                )
-            ),
-            "cards_practice": browser_only(lambda lang: practice.practice(deck, lang, substitute)),
-            "cards_progress": browser_only(lambda lang: practice.summary(deck, lang)),
-            "cards_table": uncached(lambda lang: render.deck_table(deck, lang)),
-            "cards_relations": uncached(lambda lang: render.relations_table(deck, lang)),
-            "cards_handbook": uncached(
-                lambda lang: render.handbook(deck, lang, self.values.substitute)
-            ),
-        }
-
-    def _bibliography_listing(self, lang: str) -> str:
-        tree = self.site.tree(lang)
-        pages = {
-            page: (tree / page).read_text(encoding="utf-8")
-            for page in self.site.pages(lang)
-            if page.endswith(".md")
-        }
-        return self.bibliography.index(pages, lang)
-
-    def _glossary_table(self, lang: str) -> str:
-        return self.glossary.page_table(lang, self.languages.others(lang)[0])
-
     def _exported(self, text: str, lang: str) -> str:
         """Text for an export that has no page around it (the Anki decks): computed values in,
         citations written out without links."""
         text = self.values.substitute(text, lang, export=True)
         return self.bibliography.render(text, lang, links=False) if self.bibliography else text
 
+    def on_serve(self, server, config: MkDocsConfig, builder):
+        """Watch what the build imports and reads besides docs/: the site's values and figures
+        packages and the data files the options name."""
+        for path in self._watched():
+            server.watch(str(path))
+        return server
+
+    def _watched(self) -> list[Path]:
+        opts, root = self.site.options, self.site.root
+        modules = [m for m in (opts.values, opts.figures) if m]
+        folders = {root / m.split(".")[0] for m in modules}
+        folders |= {root / f"{m.split('.')[0]}.py" for m in modules}
+        named = (opts.cards.vocabulary, opts.stated_numbers, opts.bibliography, opts.glossary)
+        return sorted(p for p in [*folders, *(Path(n) for n in named if n)] if p.exists())
+
+    @reported
     def on_pre_build(self, config: MkDocsConfig) -> None:
         if current_language(config) != self.languages.default:
             return  # once per `mkdocs build`: i18n runs a nested build per other language
         self._check_translations()
+        self._check_placeholders()
+        unused = self.site.unused_entries()
+        if unused:
+            raise BuildError(unused)
         if self.deck:
             problems = self.deck.check()
             if problems:
-                raise PluginError(
-                    "interview cards do not follow the format:\n  " + "\n  ".join(problems)
-                )
+                raise BuildError(["interview cards do not follow the format:", *problems])
             self.card_paths = {p for lang in self.languages for p in self.deck.paths(lang)}
         self.values.cache.prune(self.values.live_names(self.languages))
         if self.figures:
@@ -180,16 +177,34 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
             for page in sorted(pages[lang] - pages[other])
         ]
         if missing:
-            raise PluginError("missing translation(s):\n  " + "\n  ".join(missing))
+            raise BuildError(["missing translation(s):", *missing])
+
+    def _check_placeholders(self) -> None:
+        """Every `{{ name }}` on every page names a computed value: all unknown ones at once."""
+        known = set(self.values.functions)
+        problems = [
+            problem
+            for lang in self.languages
+            for page in self.site.pages(lang)
+            if page.endswith(".md")
+            for problem in placeholders.unknown(
+                (self.site.tree(lang) / page).read_text(encoding="utf-8"), known, f"{lang}/{page}"
+            )
+        ]
+        if problems:
+            raise BuildError(problems)
 
     @event_priority(-200)  # after the i18n plugin has laid out this language's files
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         lang = current_language(config)
         # What each page is made from: decides what a --dirty build rebuilds, and lets the
         # exports below reuse a page's note while its key stays the same.
-        self.page_keys = page_inputs.keys(self.site, self.values, config, files, lang)
-        self.records = incremental.PageRecords(self.site.cache("pages"), config.site_dir, lang)
-        incremental.mark_modified(files.documentation_pages(), self.page_keys, self.records)
+        pages = {f.src_uri: Path(f.abs_src_path) for f in files.documentation_pages()}
+        self.page_keys = page_inputs.keys(
+            self.site, self.values, pages, lang, self._engine_inputs(config, files)
+        )
+        self.records = PageRecords(self.site.cache("pages"), config.site_dir, lang)
+        dirty.mark_modified(files.documentation_pages(), self.page_keys, self.records)
         by_path = {
             Path(f.abs_src_path).resolve(): self.page_keys[f.src_uri]
             for f in files.documentation_pages()
@@ -205,6 +220,8 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         if self.deck:
             dest = f"{self.deck.options.anki_dest}/cards.{lang}.apkg"
             key_of = lambda card: by_path.get(card.path.resolve())  # noqa: E731
+            from lockstep.cards import anki  # genanki: needed only by a site with cards
+
             content = anki.package(self.deck, lang, self._exported, key_of=key_of)
             add_generated(files, config, self.languages, dest, content=content)
         if self.site.options.vault_dest:
@@ -220,15 +237,32 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
             add_generated(files, config, self.languages, dest, content=content)
         return files
 
+    @staticmethod
+    def _engine_inputs(config: MkDocsConfig, files: Files) -> tuple:
+        """What every page's output is made from on MkDocs' side: (files, settings, listing)."""
+        made_from = [Path(config.config_file_path)]
+        if config.theme.custom_dir:
+            custom = Path(config.theme.custom_dir)
+            made_from += [p for p in custom.rglob("*") if p.is_file()]
+        offline_plugin = config.plugins.get("material/offline")
+        settings = [
+            config.site_url,
+            config.repo_url,
+            config.edit_uri,
+            config.use_directory_urls,
+            bool(offline_plugin and offline_plugin.config.enabled),
+        ]
+        return made_from, settings, [(f.src_uri, f.dest_uri) for f in files]
+
     @event_priority(110)  # before the tags plugin (100) fills its listings from every page
     def on_env(self, env, config: MkDocsConfig, files: Files):
         templates.reuse_compiled(env)
         pages = [f.page for f in files.documentation_pages() if f.page is not None]
-        skipped = incremental.skipped(pages)
+        skipped = dirty.skipped(pages)
         for page in skipped:
-            incremental.restore(page, self.records.pages[page.file.src_uri], files)
+            dirty.restore(page, self.records.pages[page.file.src_uri], files)
         if skipped:
-            incremental.recollect_tags(config.plugins.get("material/tags"), pages)
+            dirty.recollect_tags(config.plugins.get("material/tags"), pages)
         self.skipped = {page.file.src_uri for page in skipped}
         self.doc_pages = pages
         return env
@@ -244,6 +278,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         return svg
 
     @event_priority(10)  # before the tags plugin (-50) reads page.meta["tags"]
+    @reported
     def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files) -> str:
         lang = current_language(config)
         path = Path(page.file.abs_src_path).resolve() if page.file.abs_src_path else None
@@ -268,17 +303,18 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
 
     @event_priority(-10)  # after mkdocs-jupyter has given the notebook its render
     def on_pre_page(self, page, config: MkDocsConfig, files):
-        if isinstance(page.file, notebooks.NotebookPage):
+        if isinstance(page.file, jupyter.NotebookPage):
             lang = current_language(config)
             path = Path(page.file.abs_src_path)
             name = notebooks.cache_name(path, self.site.tree(lang), lang)
             options = config.plugins["mkdocs-jupyter"].config
-            notebooks.cache_rendering(page, name, options, self.site.root, self.notebook_cache)
+            jupyter.cache_rendering(page, name, options, self.site.root, self.notebook_cache)
         return page
 
+    @reported
     def on_page_content(self, html: str, page, config: MkDocsConfig, files) -> str:
-        if isinstance(page.file, notebooks.NotebookPage):
-            html = notebooks.fix_html(html, page, files)
+        if isinstance(page.file, jupyter.NotebookPage):
+            html = jupyter.fix_html(html, page, files)
             if current_language(config) in self.site.options.chinese:
                 html = cjk.join_cjk_html(html)
         return html
@@ -291,6 +327,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         homes = {lang: root + self.languages.prefix(lang) for lang in self.languages}
         return alternates.language_menu_to_homes(alternates.drop_hreflang_links(output), homes)
 
+    @reported
     def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:
         output = alternates.drop_hreflang_links(output)  # mkdocs-material#6582
         if self.math:
@@ -311,7 +348,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
         build indexed only the pages it wrote)."""
         search_plugin = config.plugins.get("material/search")
         index = search_plugin.search_index if search_plugin else None
-        fresh = incremental.by_page(index.entries) if index else {}
+        fresh = by_page(index.entries) if index else {}
         entries, records = [], {}
         for page in self.doc_pages:
             src_uri = page.file.src_uri
@@ -319,7 +356,7 @@ class LockstepPlugin(BasePlugin[LockstepOptions]):
                 records[src_uri] = self.records.pages[src_uri]
             else:
                 key = self.page_keys[src_uri]
-                records[src_uri] = incremental.record(page, key, fresh.get(page.url, []))
+                records[src_uri] = dirty.record(page, key, fresh.get(page.url, []))
             entries += records[src_uri]["search"]
         self.records.replace(records)
         if index:

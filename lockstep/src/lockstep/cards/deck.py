@@ -13,10 +13,10 @@ from pathlib import Path
 from lockstep.cache import stamp
 from lockstep.cards.answer_size import answer_size, formulas
 from lockstep.cards.vocabulary import Vocabulary
-from lockstep.config import Site
 from lockstep.fences import line_states
 from lockstep.frontmatter import split_front_matter
 from lockstep.markup import DETAILS, headings, targets
+from lockstep.site import Site
 
 REQUIRED_KEYS = ("id", "module", "category", "difficulty", "tags", "related")
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

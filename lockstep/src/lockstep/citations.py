@@ -144,6 +144,17 @@ class Bibliography:
             raise ValueError(f"{path}: incomplete entries:\n  " + "\n  ".join(problems))
         return cls(_disambiguated(works), Path(path))
 
+    def uncited(self, pages: dict[str, dict[str, str]]) -> list[str]:
+        """One line per work that no page of a language cites (`pages`: lang -> page -> text)."""
+        problems = []
+        for lang, texts in pages.items():
+            used = {key for text in texts.values() for key in cited(text)}
+            problems += [
+                f"{self.path}: {key} is cited by no {lang} page: cite it or remove it"
+                for key in sorted(self.works.keys() - used)
+            ]
+        return problems
+
     def unknown(self, text: str) -> list[str]:
         """Keys a page cites that the bibliography does not have."""
         return [k for k in cited(text) if k not in self.works]

@@ -1,7 +1,7 @@
 """A built page as one self-contained HTML file and a PDF, made by Chromium after the build.
 
-    python -m lockstep.single_file SITE_DIR [--page cards/handbook/] [--name handbook]
-                                   [--config mkdocs.yml]
+    lockstep handbook SITE_DIR [--page cards/handbook/] [--name handbook]
+                            [--config mkdocs.yml]
 
 For each language, Chromium opens the built page and keeps what a reader sees: the article
 with its formulas as the build drew them, SVG (no script needed to read them), every style
@@ -14,14 +14,11 @@ also by Chromium) it has page numbers and an outline. Output: `<lang>/assets/dow
 
 from __future__ import annotations
 
-import argparse
 import html
-import os
-import sys
 from pathlib import Path
 
 from lockstep.browser import chromium, served
-from lockstep.config import Site
+from lockstep.site import Site
 
 CONTENTS = {"zh": "目录", "en": "Contents"}
 FOOTER = (
@@ -123,22 +120,3 @@ def export(site: Site, site_dir: Path, page: str, name: str, published: str) -> 
             printer.close()
             written += [out, pdf]
     return written
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Command line: export one page of a built site for every language."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("site_dir", type=Path)
-    parser.add_argument("--page", default="cards/handbook/")
-    parser.add_argument("--name", default="handbook")
-    parser.add_argument("--config", type=Path, default=Path("mkdocs.yml"))
-    args = parser.parse_args(argv)
-    site = Site.load(args.config.resolve())
-    published = os.environ.get("SITE_URL") or "http://127.0.0.1:8000/"
-    for path in export(site, args.site_dir, args.page, args.name, published.rstrip("/") + "/"):
-        print(f"wrote {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

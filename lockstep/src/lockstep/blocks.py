@@ -13,13 +13,14 @@ import contextlib
 import io
 import linecache
 import re
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_codeblocks import extract_from_buffer
 
 from lockstep import fences, includes
-from lockstep.config import Site
+from lockstep.site import Site
 
 # Languages a fence may declare: python runs; the others say what they are and do not run.
 SHOWN_NOT_RUN = {"text", "console", "yaml", "toml", "json", "markdown", "html", "css", "js"}
@@ -98,14 +99,47 @@ def python_blocks(path: Path, site: Site) -> list[DocBlock]:
     return blocks
 
 
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+class BlockError(Exception):
+    """A page's block raised: its message is the traceback of the block's own frames."""
+
+
+def _own_frame(filename: str, block_name: str, site: Site) -> bool:
+    """Whether a traceback frame is the block's or the site's code (not lockstep's, not an
+    installed library's)."""
+    if filename == block_name:
+        return True
+    path = Path(filename)
+    return (
+        path.is_absolute()
+        and path.is_relative_to(site.root)
+        and not path.is_relative_to(PACKAGE_DIR)
+        and "site-packages" not in path.parts
+    )
+
+
 def run_block(block: DocBlock, site: Site) -> str:
-    """Execute a block as a script from the site's root; return what it printed."""
+    """Execute a block as a script from the site's root; return what it printed. A block
+    that raises raises BlockError with only its own frames and the site's."""
     name = f"{display(block.path, site)}:{block.lineno}"
     # Register the source so tracebacks show it and inspect.getsource works (triton.jit needs it).
     linecache.cache[name] = (len(block.code), None, block.code.splitlines(keepends=True), name)
     buf = io.StringIO()
-    with includes.working_directory(site.root), contextlib.redirect_stdout(buf):
-        exec(compile(block.code, name, "exec"), {"__name__": "__main__", "__file__": name})
+    try:
+        with includes.working_directory(site.root), contextlib.redirect_stdout(buf):
+            exec(compile(block.code, name, "exec"), {"__name__": "__main__", "__file__": name})
+    except Exception as error:
+        frames = [
+            f
+            for f in traceback.extract_tb(error.__traceback__)
+            if _own_frame(f.filename, name, site)
+        ]
+        shown = "".join(traceback.format_list(frames))
+        raised = "".join(traceback.format_exception_only(error))
+        printed = f"it printed, before:\n{buf.getvalue()}" if buf.getvalue() else ""
+        raise BlockError(f"{name}: the block raised\n{shown}{raised}{printed}") from None
     return buf.getvalue()
 
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import yaml
 
-from lockstep import includes, incremental
+from lockstep import includes
+from lockstep.cache import remembered
 from lockstep.cards.deck import Deck
 from lockstep.fences import line_states
 from lockstep.frontmatter import split_front_matter
@@ -138,7 +139,7 @@ def build(site, deck: Deck | None, lang: str, exported, figure, key_of=lambda pa
                 meta = {"title": exported(title, lang)}
             return vault.note(page, exported(body, lang), meta)
 
-        vault.add_note(page, *incremental.remembered(("vault", lang, page), key_of(page), note))
+        vault.add_note(page, *remembered(("vault", lang, page), key_of(page), note))
     if deck:
         vault.add_maps({m: labels[lang] for m, labels in deck.vocabulary.modules.items()})
     return vault.zip()

@@ -17,6 +17,7 @@ from types import ModuleType
 
 from lockstep import deps
 from lockstep.cache import Cache, digest
+from lockstep.errors import BuildError
 
 # Settings that make output byte-identical and self-contained; the look is the site's own.
 SVG_RC = {"svg.fonttype": "path", "svg.hashsalt": "lockstep", "svg.id": None}
@@ -59,15 +60,25 @@ def cjk_font_family() -> str | None:
     return "Noto Sans CJK SC"  # the .ttc holds every regional face; SC: Simplified Chinese
 
 
-def render_svg(package: str, name: str, lang: str) -> bytes:
-    """Draw figure `name` with labels in `lang`; deterministic SVG bytes."""
-    import matplotlib
-
+def render_svg(package: str, name: str, lang: str, cjk_needed: bool = False) -> bytes:
+    """Draw figure `name` with labels in `lang`; deterministic SVG bytes. With `cjk_needed`
+    (a language written in Chinese script) a missing CJK font is an error, not boxes."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise BuildError(
+            "the `figures` option needs matplotlib: pip install 'mkdocs-lockstep[figures]'"
+        ) from None
     matplotlib.use("Agg")
     module = figure_module(package, name)
     if lang not in getattr(module, "LABELS", {}):
-        raise ValueError(f"figure {name!r} has no labels for lang {lang!r}")
+        raise BuildError(f"figure {name!r} has no labels for lang {lang!r}")
     cjk = cjk_font_family()
+    if cjk_needed and cjk is None:
+        raise BuildError(
+            f"figure {name!r} in {lang}: its labels need a CJK font, or they are drawn as "
+            "boxes: pip install 'mkdocs-lockstep[cjk]' (the noto-cjk-sans-otc font)"
+        )
     families = ["DejaVu Sans", cjk] if cjk else ["DejaVu Sans"]  # Latin first, CJK fallback
     with matplotlib.rc_context({**SVG_RC, "font.family": families}):
         fig = module.draw(lang)
@@ -80,8 +91,9 @@ def render_svg(package: str, name: str, lang: str) -> bytes:
 class Figures:
     """A site's figures, drawn through the build cache."""
 
-    def __init__(self, package: str, root: Path, cache: Cache):
+    def __init__(self, package: str, root: Path, cache: Cache, cjk: tuple[str, ...] = ()):
         self.package, self.root, self.cache = package, root.resolve(), cache
+        self.cjk = set(cjk)  # languages whose labels need a CJK font
         self.names = figure_names(package)
 
     def inputs(self, name: str) -> list[Path]:
@@ -91,7 +103,8 @@ class Figures:
     def svg(self, name: str, lang: str) -> Path:
         """The SVG of figure `name` in `lang`, drawn unless the cache has it for these inputs."""
         key = digest(self.inputs(name), self.root, salt=lang, code=True)
-        return self.cache.fetch(f"{name}.{lang}", key, lambda: render_svg(self.package, name, lang))
+        draw = lambda: render_svg(self.package, name, lang, lang in self.cjk)  # noqa: E731
+        return self.cache.fetch(f"{name}.{lang}", key, draw)
 
     def live_names(self, languages) -> list[str]:
         """Cache names of every figure in every language."""

@@ -29,7 +29,8 @@ from pathlib import Path
 import genanki
 import markdown
 
-from lockstep import changed, incremental, markup
+from lockstep import changed, markup
+from lockstep.cache import remembered
 from lockstep.cards import anki_model
 from lockstep.cards.deck import Card, Deck
 from lockstep.markup import link_texts
@@ -96,7 +97,7 @@ def package(
     conversion = max(times[path.resolve()] for path in CONVERSION)
     out = genanki.Deck(anki["deck_ids"][lang], anki["deck_names"][lang])
     for card in cards:
-        fields = incremental.remembered(
+        fields = remembered(
             ("anki", lang, card.id),
             key_of(card),
             lambda card=card: note_fields(deck, card, substitute),

@@ -1,11 +1,14 @@
 """Pytest plugin (`-p lockstep.pytest_plugin`): every page of the site becomes tests.
 
 Per Markdown page: one item per python block (run as `__main__`, printed output compared
-with the page), a fence audit (no python block goes unrun, every fence names its language),
-a numbers check (no hand-typed result in prose), a words check (citations, glossary terms,
-Chinese punctuation) and, against each translation, a parity check. Per notebook: parity
-with its translations. The site is the mkdocs.yml named by the `lockstep_site` ini option
-(default: mkdocs.yml in the rootdir).
+with the page; a translation's block that parity proves identical to the default language's
+is not run again), a fence audit (no python block goes unrun, every fence names its
+language), a numbers check (no hand-typed result in prose), a words check (computed values
+that exist, citations, glossary terms, Chinese punctuation) and, against each translation, a
+parity check. Per notebook: parity with its translations. Once per site, on the default
+language's home page: every listed work is cited and every glossary term used. What the
+build rejects, these reject too. The site is the mkdocs.yml named by the `lockstep_site` ini
+option (default: mkdocs.yml in the rootdir).
 
 Conftest hooks only see files below their own folder; the pages live in docs/, so this is a
 plugin, loaded by the `-p` option in the site's pytest configuration.
@@ -13,13 +16,17 @@ plugin, loaded by the `-p` option in the site's pytest configuration.
 
 from __future__ import annotations
 
+import difflib
+import functools
 import sys
 from pathlib import Path
 
 import pytest
 
-from lockstep import blocks, citations, numbers, parity, typography
-from lockstep.config import Site
+from lockstep import blocks, citations, numbers, parity, placeholders, typography
+from lockstep.errors import BuildError
+from lockstep.mkdocs.config_file import load_site
+from lockstep.site import Site
 
 _SITE = pytest.StashKey[Site]()
 
@@ -31,10 +38,29 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    site = Site.load(config.rootpath / config.getini("lockstep_site"))
+    try:
+        site = load_site(config.rootpath / config.getini("lockstep_site"))
+    except BuildError as error:
+        raise pytest.UsageError(str(error)) from None
     config.stash[_SITE] = site
     if str(site.root) not in sys.path:  # blocks import the site's own packages
         sys.path.insert(0, str(site.root))
+
+
+@functools.cache
+def _value_names(site: Site) -> frozenset[str]:
+    """Every computed value the site's pages may name (as the build registers them)."""
+    from lockstep.cards.deck import Deck
+    from lockstep.site_values import site_values
+
+    deck = Deck(site) if site.options.cards.vocabulary else None
+    return frozenset(site_values(site, deck, cached=False).functions)
+
+
+@functools.cache
+def _blocks_of(path: Path, site: Site) -> tuple[blocks.DocBlock, ...]:
+    """A page's python blocks, read once per session."""
+    return tuple(blocks.python_blocks(path, site))
 
 
 def _language_of(path: Path, site: Site) -> tuple[str, str] | None:
@@ -76,14 +102,16 @@ class MarkdownPage(_Page):
     """One page: an item per python block, the fence audit, numbers, and parity."""
 
     def collect(self):
-        found = blocks.python_blocks(self.path, self.site)
-        for block in found:
-            yield BlockItem.from_parent(self, name=f"line {block.lineno}", block=block)
+        found = _blocks_of(self.path, self.site)
+        for index, block in enumerate(found):
+            yield BlockItem.from_parent(self, name=f"line {block.lineno}", block=block, index=index)
         run = {n for b in found for n in (b.lineno, *b.also_runs)}
         yield FenceAuditItem.from_parent(self, name="fence audit", run_linenos=run)
         yield NumbersItem.from_parent(self, name="numbers")
         yield WordsItem.from_parent(self, name="words")
         yield from self.translations()
+        if self.lang == self.site.languages.default and self.rel == "index.md":
+            yield SiteItem.from_parent(self, name="site")
 
 
 class NotebookPage(_Page):
@@ -100,16 +128,23 @@ class _Item(pytest.Item):
 
 
 class BlockItem(_Item):
-    def __init__(self, *, block: blocks.DocBlock, **kwargs):
+    def __init__(self, *, block: blocks.DocBlock, index: int, **kwargs):
         super().__init__(**kwargs)
-        self.block = block
+        self.block, self.index = block, index
 
     def runtest(self):
+        page, site = self.parent, self.parent.site
+        where = f"{blocks.display(self.path, site)}:{self.block.lineno}"
         if self.block.marks:
-            pytest.fail(
-                f"docs blocks may not be skipped or marked: {self.block.marks}", pytrace=False
-            )
-        printed = blocks.run_block(self.block, self.parent.site)
+            self.fail([f"{where}: docs blocks may not be skipped or marked: {self.block.marks}"])
+        same = self._same_as_default()
+        if same is not None:  # identical code and output: it ran there
+            self.user_properties.append(("identical to", same))
+            return
+        try:
+            printed = blocks.run_block(self.block, site)
+        except blocks.BlockError as error:
+            self.fail([str(error)])
         expected = self.block.expected_output
         if expected is None:
             return
@@ -117,11 +152,34 @@ class BlockItem(_Item):
         if self.block.ignore_whitespace:
             expected, got = ("".join(s.split()) for s in (expected, got))
         if got != expected:
-            pytest.fail(
-                "printed output differs from the page\n"
-                f"--- page shows\n{self.block.expected_output}--- code printed\n{printed}",
-                pytrace=False,
+            diff = difflib.unified_diff(
+                self.block.expected_output.splitlines(keepends=True),
+                printed.splitlines(keepends=True),
+                "what the page shows",
+                "what the code printed",
             )
+            self.fail(
+                [f"{where} ({page.lang}): printed output differs from the page", "".join(diff)]
+            )
+
+    def _same_as_default(self) -> str | None:
+        """Where the default language runs this very block (same code, comments aside, and
+        same output), or None: a translation's block runs only when it differs."""
+        page, site = self.parent, self.parent.site
+        if page.lang == site.languages.default:
+            return None
+        counterpart = site.tree(site.languages.default) / page.rel
+        if not counterpart.is_file():
+            return None
+        theirs = _blocks_of(counterpart, site)
+        if self.index >= len(theirs) or len(theirs) != len(_blocks_of(self.path, site)):
+            return None
+        other = theirs[self.index]
+        code = (parity.strip_comments(b.code) for b in (self.block, other))
+        output = (self.block.expected_output, self.block.ignore_whitespace)
+        if next(code) == next(code) and output == (other.expected_output, other.ignore_whitespace):
+            return f"{blocks.display(counterpart, site)}:{other.lineno}"
+        return None
 
     def reportinfo(self):
         return self.path, self.block.lineno - 1, f"{self.path.name}:{self.block.lineno}"
@@ -195,7 +253,16 @@ class WordsItem(_Item):
                 f"{where}:{line}: {found!r}: {advice}"
                 for line, found, advice in typography.chinese_problems(text)
             ]
+        problems += placeholders.unknown(text, _value_names(site), where)
         self.fail(problems)
+
+
+class SiteItem(_Item):
+    """Once per site: every work in the bibliography is cited, every glossary term used, in
+    every language."""
+
+    def runtest(self):
+        self.fail(self.parent.site.unused_entries())
 
 
 class ParityItem(_Item):
@@ -221,4 +288,5 @@ class ParityItem(_Item):
             problems = parity.page_problems(
                 a, b, (page.lang, self.other), site.options.figures_dest
             )
-        self.fail([f"{page.rel} ({page.lang} vs {self.other}): {p}" for p in problems])
+        where = f"{blocks.display(self.path, site)} ({page.lang} vs {self.other})"
+        self.fail([f"{where}: {p}" for p in problems])

@@ -12,9 +12,9 @@ import re
 
 from lockstep import fences, includes
 from lockstep.citations import without_citations
-from lockstep.config import Site
 from lockstep.frontmatter import split_front_matter
 from lockstep.markup import without_targets
+from lockstep.site import Site
 
 # Digits, optionally with a decimal part; not part of a word, a path or a longer number.
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w])")
