@@ -50,8 +50,9 @@ def digest(inputs: Iterable[Path], root: Path, salt: str = "", code: bool = Fals
     """16 hex digits over the inputs' paths (relative to root where inside) and contents: with
     `code`, Python files by what they do (file_hash)."""
     h = hashlib.sha256(salt.encode())
-    for path in sorted(Path(p).resolve() for p in inputs):
-        h.update(_name(path, root).encode() + b"\0")
+    named = sorted((_name(path, root), path) for path in (Path(p).resolve() for p in inputs))
+    for name, path in named:  # in the order of their names: the same in every copy
+        h.update(name.encode() + b"\0")
         h.update(file_hash(path, code).encode())
     return h.hexdigest()[:16]
 
