@@ -60,8 +60,9 @@ lint: $(STAMP)  ## ruff check and ruff format --check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# On both cores (pytest-xdist); the shared builds run beside the other tests (tests/conftest.py).
 test: lint  ## lint, then the whole suite: unit, docs blocks, parity, strict build, browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 a11y: $(STAMP)  ## axe (WCAG 2.1 AA) on every page of both languages in both colour schemes
 	A11Y_ALL=1 $(BIN)/python -m pytest tests/test_a11y.py

@@ -17,6 +17,21 @@ LABELS += ("extra_credit", "map")  # "how to answer"'s extra credit; the map's n
 PRACTICE = ("known", "shaky", "missed", "new", "reveal", "next", "shuffle", "reset")
 PRACTICE += ("reset_confirm", "unsure_only", "any", "position", "empty", "done", "open_card")
 ANKI_PER_LANGUAGE = ("model_ids", "model_names", "deck_ids", "deck_names")  # {lang: ...} each
+# What each key of the vocabulary file holds, and the entries lockstep reads by name (the
+# options' reference page is generated from this).
+SCHEMA = {
+    "sections": ("the `##` headings every card has, in this order", REQUIRED_SECTIONS),
+    "labels": ("names of the fields and separators in generated lines and tables", LABELS),
+    "modules": ("a card's module (front matter `module:`); the map has a column per module", ()),
+    "categories": ("a card's category (front matter `category:`)", ()),
+    "difficulties": ("a card's difficulty, easiest first (front matter `difficulty:`)", ()),
+    "tags": ("the tags readers filter by (front matter `tags:`)", ()),
+    "practice": ("the words of practice mode's controls and messages", PRACTICE),
+    "anki": ("the Anki note types and decks: fixed ids, names per language, the tag root",
+             (*ANKI_PER_LANGUAGE, "tag_root")),
+    "answer_limit": ("the most words (characters in Chinese) a one-sentence answer may take, "
+                     "per language (optional)", ()),
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
