@@ -3,7 +3,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml package-lock.json | sha256sum | cut -c1-16)
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml lockstep/pyproject.toml package-lock.json | sha256sum | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: help venv serve build downloads offline handbook test lint a11y bench bench-pages bench-site bench-gpu bench-tiles bench-compile lock clean
@@ -13,11 +13,13 @@ help:  ## list the commands
 
 # The stamp's name carries a hash of the locks: a changed lock reinstalls. npm's lock pins
 # MathJax, which draws the formulas at build time (Node.js from the system).
-$(STAMP): requirements.txt pyproject.toml package-lock.json
+$(STAMP): requirements.txt pyproject.toml lockstep/pyproject.toml package-lock.json
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
-	@# Editable install: registers the lockstep plugin's entry point and puts the repository
-	@# root on sys.path (snippets/, tests/ importable from notebooks and tests). No downloads.
+	@# Editable installs, no downloads: the generator (its plugin entry point and `lockstep`
+	@# command), then the site, which puts the repository root on sys.path (snippets/, tests/
+	@# importable from notebooks and tests).
+	$(BIN)/python -m pip install --disable-pip-version-check -q --no-deps --no-build-isolation -e lockstep
 	$(BIN)/python -m pip install --disable-pip-version-check -q --no-deps --no-build-isolation -e .
 	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error  # vnu-jar's would fetch a Java
 	@rm -f $(VENV)/.installed-*
@@ -51,15 +53,16 @@ handbook: offline  ## the offline edition, zipped into dist/
 # with its formulas drawn and as a PDF, per language (by Chromium, CHROMIUM as for the tests),
 # and the offline edition zipped, into the built site.
 downloads: build offline  ## build, then the single-file handbook, its PDF and the offline zip into site/
-	$(BIN)/python -m lockstep.single_file site
+	$(BIN)/lockstep handbook site
 	$(BIN)/python -m zipfile -c site/assets/downloads/$(OFFLINE_ZIP) $(OFFLINE_SITE)
 
 lint: $(STAMP)  ## ruff check and ruff format --check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# On both cores (pytest-xdist); the shared builds run beside the other tests (tests/conftest.py).
 test: lint  ## lint, then the whole suite: unit, docs blocks, parity, strict build, browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 a11y: $(STAMP)  ## axe (WCAG 2.1 AA) on every page of both languages in both colour schemes
 	A11Y_ALL=1 $(BIN)/python -m pytest tests/test_a11y.py

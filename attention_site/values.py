@@ -11,6 +11,7 @@ from attention_site import (
     bench_tables,
     compile_tables,
     derivation_tables,
+    lockstep_options,
     site_bench_tables,
     training_tables,
     variance_tables,
@@ -23,4 +24,5 @@ VALUES: dict[str, Callable[[str], str]] = {
     **bench_tables.VALUES,
     **compile_tables.VALUES,
     **site_bench_tables.VALUES,
+    **lockstep_options.VALUES,
 }

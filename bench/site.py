@@ -37,7 +37,7 @@ import yaml
 
 from bench.pages import machine
 from lockstep.cards.deck import Deck
-from lockstep.config import Site
+from lockstep.mkdocs.config_file import load_site
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "site.json"
@@ -91,7 +91,7 @@ def letters(k: int) -> str:
 def grow_deck(project: Path, size: int) -> int:
     """Copy the cards until each language has `size`; the new ids go into the nav. Returns how
     many cards each language has (the original count if it is already larger)."""
-    site = Site.load(project / "mkdocs.yml")
+    site = load_site(project / "mkdocs.yml")
     deck = Deck(site)
     originals = [card.id for card in deck.cards(site.languages.default)]
     extra = range(max(0, size - len(originals)))
@@ -243,7 +243,7 @@ def measure(size: int, scratch: Path, serve_only: bool = False) -> dict:
     row["warm_build_s"] = timed(build, project, env)
     print(f"    builds: cold {row['cold_build_s']} s, warm {row['warm_build_s']} s", flush=True)
     tests = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-    site = Site.load(project / "mkdocs.yml")
+    site = load_site(project / "mkdocs.yml")
     decks = [str(Deck(site).folder(lang).relative_to(site.root)) for lang in site.languages]
     row["cards_tests_s"] = timed([*tests, *decks], project, env)
     print(f"    cards' docs tests: {row['cards_tests_s']} s", flush=True)

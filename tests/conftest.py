@@ -6,17 +6,19 @@ import os
 os.environ.setdefault("TRITON_INTERPRET", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
 
+import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from lockstep.config import Site
+from lockstep.mkdocs.config_file import load_site
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE = Site.load(ROOT / "mkdocs.yml")
+SITE = load_site(ROOT / "mkdocs.yml")
 DOCS = SITE.docs_dir
 LANGS = SITE.languages.codes
 # What a build reads.
@@ -43,30 +45,6 @@ def lang_dir(site: Path, lang: str) -> Path:
     return site / SITE.languages.prefix(lang)
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory, offline_build, request) -> Path:
-    """The site built once per test session with --strict, with what `make downloads` adds;
-    fails with mkdocs' own output. The offline edition builds meanwhile on the other core."""
-    site = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(ROOT, site, env={"SITE_URL": PUBLISHED, "REPO_URL": REPOSITORY})
-    if result.returncode != 0:
-        pytest.fail(
-            f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}", pytrace=False
-        )
-    from lockstep.browser import available
-
-    if available():  # `make downloads`: the single-file handbook and its PDF
-        # A relative path, as `make downloads` passes `site`.
-        cmd = [sys.executable, "-m", "lockstep.single_file", os.path.relpath(site, ROOT)]
-        env = {**os.environ, "SITE_URL": PUBLISHED}
-        done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-        if done.returncode != 0:
-            pytest.fail(f"single-file export failed:\n{done.stdout}\n{done.stderr}", pytrace=False)
-    archive = request.getfixturevalue("offline_archive")
-    shutil.copy(archive, site / SITE.options.cards.anki_dest / OFFLINE_ZIP)
-    return site
-
-
 def copy_project(dest: Path, share_cache: bool = True) -> Path:
     """A scratch copy of what the build reads; the build cache is shared unless told not to."""
     for name in PROJECT:
@@ -88,33 +66,74 @@ def project_copy(tmp_path) -> Path:
     return copy_project(tmp_path)
 
 
-@pytest.fixture(scope="session")
-def offline_build(tmp_path_factory):
-    """The offline edition's build as `make offline` runs it, started in the background so that
-    it runs beside the main build (the two share the build cache, whose files are written
-    atomically and keyed the same in both)."""
-    work = tmp_path_factory.mktemp("offline")
-    site = work / "attention-verified"
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "OFFLINE": "true"}
-    cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)]
-    log = work / "build.log"  # a file, not a pipe: nobody reads it until the build is done
-    with open(log, "w", encoding="utf-8") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    yield work, site, proc
-    if proc.poll() is None:
-        proc.kill()
+# --- The builds the suite shares -------------------------------------------------------
+# Made once per session by tests/site_builds.py, in a folder every xdist worker sees, started
+# as soon as a worker has collected a test that needs them (both builds run while the other
+# tests do), and waited for by the first test that reads them.
+SITE_FIXTURES = {"built_site", "base_url", "page", "offline_archive", "offline_site"}
+
+
+def shared_dir(factory: pytest.TempPathFactory) -> Path:
+    """A folder all workers of this test session share."""
+    base = factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def start_builds(factory: pytest.TempPathFactory) -> Path:
+    """Start the shared builds unless a worker did; their folder."""
+    from filelock import FileLock
+
+    folder = shared_dir(factory) / "builds"
+    folder.mkdir(exist_ok=True)
+    with FileLock(folder.parent / "builds.lock"):
+        if not (folder / "started").exists():
+            (folder / "started").touch()
+            log = open(folder / "builder.log", "w", encoding="utf-8")
+            cmd = [sys.executable, "-m", "tests.site_builds", str(folder)]
+            subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    return folder
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Tests that read the shared builds run last, and the builds start now if any will."""
+    needs = [item for item in items if SITE_FIXTURES & set(getattr(item, "fixturenames", ()))]
+    if needs and not config.option.collectonly:
+        start_builds(session.config._tmp_path_factory)
+    others = [item for item in items if item not in set(needs)]
+    items[:] = others + needs
 
 
 @pytest.fixture(scope="session")
-def offline_archive(offline_build) -> Path:
+def builds(tmp_path_factory) -> Path:
+    """The shared builds' folder once they are done; a failed build fails with its output."""
+    folder = start_builds(tmp_path_factory)
+    status_file = folder / "status.json"
+    for _ in range(1200):  # ten minutes
+        if status_file.is_file():
+            break
+        time.sleep(0.5)
+    else:
+        pytest.fail(f"the shared builds did not finish:\n{(folder / 'builder.log').read_text()}")
+    status = json.loads(status_file.read_text(encoding="utf-8"))
+    for name, code in status.items():
+        if code != 0:
+            log = folder / f"{name}.log"
+            text = log.read_text(encoding="utf-8") if log.is_file() else ""
+            pytest.fail(f"{name} failed (exit status {code}):\n{text[-6000:]}", pytrace=False)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def built_site(builds) -> Path:
+    """The site built with --strict as if published under a sub-path, with what `make
+    downloads` adds (the single-file handbook and its PDF, the offline zip)."""
+    return builds / "site"
+
+
+@pytest.fixture(scope="session")
+def offline_archive(builds) -> Path:
     """The offline edition zipped as `make offline` and `make downloads` do."""
-    work, site, proc = offline_build
-    if proc.wait(timeout=600) != 0:
-        log = (work / "build.log").read_text(encoding="utf-8")
-        pytest.fail(f"offline build failed:\n{log}", pytrace=False)
-    archive = work / OFFLINE_ZIP
-    subprocess.run([sys.executable, "-m", "zipfile", "-c", str(archive), str(site)], check=True)
-    return archive
+    return builds / OFFLINE_ZIP
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,7 @@ from lockstep import changed
 from lockstep.cards import anki as export
 from lockstep.cards import anki_model
 from lockstep.cards.deck import Deck
-from lockstep.config import Site
+from lockstep.mkdocs.config_file import load_site
 from tests.conftest import LANGS, SITE, copy_project, lang_dir
 
 DECK = Deck(SITE)
@@ -71,7 +71,7 @@ def test_both_built_decks_import_render_and_flag_no_duplicates(built_site, col):
 
 def package(project: Path, lang: str) -> Path:
     """The deck of `lang` packaged from a project copy (values left as written)."""
-    deck = Deck(Site.load(project / "mkdocs.yml"))
+    deck = Deck(load_site(project / "mkdocs.yml"))
     path = project / f"cards.{lang}.apkg"
     path.write_bytes(export.package(deck, lang, lambda text, _lang: text))
     return path

@@ -9,14 +9,14 @@ import yaml
 
 from bench.site import RESULTS, SERVE_FLAGS, SIZES, TARGETS, grow_deck
 from lockstep.cards.deck import Deck
-from lockstep.config import Site
+from lockstep.mkdocs.config_file import load_site
 from tests.conftest import LANGS, copy_project, lang_dir
 
 
 def test_a_grown_deck_passes_the_card_checks_and_is_in_the_nav(tmp_path):
     project = copy_project(tmp_path)
     assert grow_deck(project, 30) == 30
-    deck = Deck(Site.load(project / "mkdocs.yml"))
+    deck = Deck(load_site(project / "mkdocs.yml"))
     assert deck.check() == []
     ids = {lang: sorted(card.id for card in deck.cards(lang)) for lang in LANGS}
     assert all(len(ids[lang]) == 30 for lang in LANGS) and len(set(map(tuple, ids.values()))) == 1

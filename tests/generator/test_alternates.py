@@ -1,6 +1,6 @@
-"""lockstep.alternates: the workaround for mkdocs-material#6582, on hand-written pages."""
+"""lockstep.mkdocs.alternates: the workaround for mkdocs-material#6582, on hand-written pages."""
 
-from lockstep.alternates import drop_hreflang_links, language_menu_to_homes
+from lockstep.mkdocs.alternates import drop_hreflang_links, language_menu_to_homes
 
 PAGE = """<html><head>
   <link rel="canonical" href="https://example.org/kernels/">

@@ -42,10 +42,11 @@ def test_the_example_builds_strict_with_its_value_and_figure_in_both_languages(e
 def test_the_examples_pages_pass_the_checks_and_a_drifted_translation_fails_them(example):
     passed = pytest_in(example)
     assert passed.returncode == 0, passed.stdout
-    assert "10 passed" in passed.stdout  # per page: block, fence audit, numbers, words, translation
+    # per page: block, fence audit, numbers, words, translation; once: the site's checks
+    assert "11 passed" in passed.stdout
     page = example / "docs/zh/index.md"
     page.write_text(page.read_text(encoding="utf-8").replace("sampled: 11.46", "sampled: 11.5"))
     failed = pytest_in(example)
     assert failed.returncode != 0
     assert "printed output differs from the page" in failed.stdout
-    assert "code blocks or checked outputs differ" in failed.stdout
+    assert "code block 2 differs (en line 10, zh line 11" in failed.stdout

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from bench.site import SERVE_FLAGS, fetch, free_port, wait_until
-from lockstep import includes, incremental
+from lockstep import cache, includes
 from lockstep.cache import digest
+from lockstep.records import PageRecords, by_page
 from tests.conftest import copy_project, mkdocs_build
 
 SNIPPET = "snippets/variance.py"  # included by why-dot-product-grows in both languages
@@ -48,10 +49,10 @@ def test_remembered_reuses_a_value_only_under_the_same_key():
         return lambda: made.append(value) or value
 
     slot = ("test", "remembered")
-    assert incremental.remembered(slot, "k1", make("one")) == "one"
-    assert incremental.remembered(slot, "k1", make("two")) == "one"
-    assert incremental.remembered(slot, "k2", make("three")) == "three"
-    assert incremental.remembered(slot, None, make("four")) == "four"
+    assert cache.remembered(slot, "k1", make("one")) == "one"
+    assert cache.remembered(slot, "k1", make("two")) == "one"
+    assert cache.remembered(slot, "k2", make("three")) == "three"
+    assert cache.remembered(slot, None, make("four")) == "four"
     assert made == ["one", "three", "four"]
 
 
@@ -59,14 +60,14 @@ def test_records_drop_the_output_of_a_page_that_is_gone(tmp_path):
     site = tmp_path / "site"
     (site / "gone").mkdir(parents=True)
     (site / "gone/index.html").write_text("old")
-    records = incremental.PageRecords(tmp_path / "records", str(site), "en")
+    records = PageRecords(tmp_path / "records", str(site), "en")
     records.replace({"gone.md": {"key": "k", "dest": "gone/index.html"}})
-    assert incremental.PageRecords(tmp_path / "records", str(site), "en").pages == records.pages
+    assert PageRecords(tmp_path / "records", str(site), "en").pages == records.pages
     records.replace({})
     assert not (site / "gone/index.html").exists()
     other = tmp_path / "served"  # a folder `mkdocs serve` built into, and then removed
     other.mkdir()
-    incremental.PageRecords(tmp_path / "records", str(other), "en").replace({})
+    PageRecords(tmp_path / "records", str(other), "en").replace({})
     other.rmdir()
     records.replace({})
     assert sorted(p.suffix for p in (tmp_path / "records").iterdir()) == [".json", ".site"]
@@ -74,7 +75,7 @@ def test_records_drop_the_output_of_a_page_that_is_gone(tmp_path):
 
 def test_search_entries_are_grouped_by_their_page():
     entries = [{"location": "a/"}, {"location": "a/#x"}, {"location": "a/b/"}]
-    assert incremental.by_page(entries) == {"a/": entries[:2], "a/b/": entries[2:]}
+    assert by_page(entries) == {"a/": entries[:2], "a/b/": entries[2:]}
 
 
 def _edit(project: Path) -> None:

@@ -48,7 +48,12 @@ def test_parity_names_each_difference():
     assert parity.page_problems(zh, en, ("zh", "en"), "assets/figures") == []
     broken = en.replace("x = 1", "x = 2").replace("8.0", "8.1").replace("f.en", "f.zh")
     problems = "\n".join(parity.page_problems(zh, "## " + broken, ("zh", "en"), "assets/figures"))
-    for what in ("code blocks", "heading levels", "another language's figure", "numbers in prose"):
+    for what in (
+        "code block 1 differs",
+        "heading levels",
+        "another language's figure",
+        "numbers in prose",
+    ):
         assert what in problems
 
 
