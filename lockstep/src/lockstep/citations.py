@@ -1,7 +1,8 @@
 """Citations: every work written once, in a bibliography; pages cite it by key, with a locator.
 
-A page writes `[@vaswani2017, §3.2.1 footnote 4]` for a parenthetical citation, or
-`@vaswani2017` (or `@vaswani2017 [§3.2.1]`) where the authors are part of the sentence. The
+A page writes `[@vaswani2017, §3.2.1 footnote 4]` for a parenthetical citation (several works
+in one bracket: `[@a, §1; @b, §2]`), or `@vaswani2017` (or `@vaswani2017 [§3.2.1]`) where the
+authors are part of the sentence. The
 build renders author and year from the bibliography, in the page's language, links them to
 the page's list of references and appends that list. So a year, a venue or a spelling lives
 in one place. The bibliography is YAML, one entry per key:
@@ -13,6 +14,11 @@ in one place. The bibliography is YAML, one entry per key:
       year: 2017
       url: https://arxiv.org/abs/1706.03762
       checked: §3.2.1 and its footnote 4              # what was read, for reports and code
+
+Titles are listed as published. Words of the bibliography's own, a group author's ("PyTorch
+authors") or a kind of venue ("technical report"), get their renderings in the file's
+`_translations` mapping (phrase -> {lang: rendering}), applied wherever a page of that
+language names the authors or lists the venue.
 """
 
 from __future__ import annotations
@@ -33,16 +39,21 @@ KEY = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*"
 # are part of the sentence.
 # A locator may hold inline code or math; a citation must open and close on one line.
 CITATION = re.compile(
-    rf"(?P<lead> ?)\[@(?P<key>{KEY})(?:,\s*(?P<locator>[^\]]+))?\]"
+    rf"(?P<lead> ?)\[@(?P<key>{KEY})(?:,\s*(?P<locator>[^\]@]+?))?"
+    rf"(?P<more>(?:;\s*@{KEY}(?:,\s*[^\]@]+?)?)*)\]"
     rf"|(?<![\w@\[/.-])@(?P<narrative>{KEY})(?![\w-])"
     rf"(?: \[(?P<nlocator>[^\]@]+)\](?!\())?(?P<space> (?=[\u3400-\u9fff]))?"
 )
 UNCLOSED = re.compile(rf"\[@{KEY}(?:,[^\]]*)?$")
 REQUIRED = ("authors", "title", "venue", "year", "url")
+MORE = re.compile(rf";\s*@(?P<key>{KEY})(?:,\s*(?P<locator>[^\]@;]+(?:;(?!\s*@)[^\]@;]*)*))?")
 WORDS = {  # how a citation reads in each language
-    "zh": {"et_al": " 等", "and": " 与 ", "sep": "，", "open": "（", "close": "）"},
-    "en": {"et_al": " et al.", "and": " and ", "sep": ", ", "open": "(", "close": ")"},
-}
+    "zh": {"et_al": " 等", "and": " 与 ", "sep": "，", "open": "（", "close": "）", "next": "；",
+           "list": "、"},
+    "en": {"et_al": " et al.", "and": " and ", "sep": ", ", "open": "(", "close": ")",
+           "next": "; ", "list": ", "},
+}  # fmt: skip
+TRANSLATIONS = "_translations"  # the bibliography's own words, per language (not a work)
 HEADINGS = {"zh": "参考文献", "en": "References"}
 CITED_ON = {"zh": "——引用于：", "en": " — cited on: "}
 
@@ -62,6 +73,15 @@ class Work:
     url: str
     checked: str = ""
     suffix: str = ""  # "a", "b" when the same authors have two works in one year
+    translations: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # phrase, {lang: ..}
+
+    def translated(self, text: str, lang: str) -> str:
+        """`text` with the bibliography's phrases in `lang` (whole words only)."""
+        for phrase, renderings in self.translations:
+            rendering = dict(renderings).get(lang)
+            if rendering is not None:
+                text = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", rendering, text)
+        return text
 
     @property
     def when(self) -> str:
@@ -71,22 +91,36 @@ class Work:
     def names(self, lang: str) -> str:
         """The authors as a sentence names them: one, two, or the first "et al."."""
         w = words(lang)
-        family = [a.split(",")[0].strip() for a in self.authors]
+        family = [self.translated(a.split(",")[0].strip(), lang) for a in self.authors]
         if len(family) == 1:
             return family[0]
         if len(family) == 2 and family[1] != "others":
             return f"{family[0]}{w['and']}{family[1]}"
         return family[0] + w["et_al"]
 
-    def full(self) -> str:
+    def full(self, lang: str = "en") -> str:
         """The reference as listed, in Markdown: authors, year, title, venue, link, and what
-        was checked."""
+        was checked. In another language than the bibliography's, what stays in English (the
+        title, a venue without a rendering, the note) is marked as English (WCAG 3.1.2)."""
         names = [
             "et al." if a == "others" else " ".join(reversed([p.strip() for p in a.split(",", 1)]))
             for a in self.authors
         ]
-        text = f"{', '.join(names)} ({self.when}). *{self.title}*. {self.venue}. <{self.url}>"
-        return text + (f" — {self.checked}" if self.checked else "")
+        authors = self.translated(", ".join(names), lang)
+        english = (lambda t: t) if lang == ENTRY_LANGUAGE else _english
+        kind, *note = self.venue.split(", ", 1)  # "technical report, arXiv:2501.00656"
+        translated = self.translated(kind, lang)
+        if translated == kind:  # nothing in this language: the venue as published
+            venue = english(self.venue)
+        else:
+            venue = words(lang)["sep"].join([translated, *(english(n) for n in note)])
+        text = f"{authors} ({self.when}). {english(f'*{self.title}*')}. {venue}. <{self.url}>"
+        return text + (f" — {english(self.checked)}" if self.checked else "")
+
+
+def _english(text: str) -> str:
+    """Text marked as English inside a page of another language."""
+    return f'<span lang="{ENTRY_LANGUAGE}">{text}</span>'
 
 
 def words(lang: str) -> dict[str, str]:
@@ -118,6 +152,10 @@ class Bibliography:
         """Read the YAML file; an entry without authors, title, venue, year or link is an error."""
         with open(path, encoding="utf-8") as fh:
             data = yaml.safe_load(fh) or {}
+        translations = tuple(
+            (phrase, tuple(sorted(renderings.items())))
+            for phrase, renderings in (data.pop(TRANSLATIONS, None) or {}).items()
+        )
         problems, works = [], {}
         for key, entry in data.items():
             entry = entry or {}
@@ -139,6 +177,7 @@ class Bibliography:
                     year=int(entry["year"]),
                     url=entry["url"],
                     checked=entry.get("checked", ""),
+                    translations=translations,
                 )
         if problems:
             raise ValueError(f"{path}: incomplete entries:\n  " + "\n  ".join(problems))
@@ -193,9 +232,12 @@ class Bibliography:
                 # "Xiao 等（2024）观察到": no space after a full-width bracket.
                 space = (m["space"] or "") if w["close"] == ")" else ""
                 return linked(self.cite(key, m["nlocator"], lang, narrative=True), key) + space
-            label = self.cite(m["key"], m["locator"], lang, narrative=False)
             lead = m["lead"] if w["open"] == "(" else ""  # "见（…）": no space before "（"
-            return f"{lead}{w['open']}{linked(label, m['key'])}{w['close']}"
+            labels = [
+                linked(self.cite(key, locator, lang, narrative=False), key)
+                for key, locator in group(m)
+            ]
+            return f"{lead}{w['open']}{w['next'].join(labels)}{w['close']}"
 
         lines = []
         for line, fenced in line_states(text):
@@ -213,10 +255,8 @@ class Bibliography:
         return f"## {HEADINGS.get(lang, HEADINGS['en'])}\n\n{items}\n"
 
     def _entry(self, key: str, lang: str) -> str:
-        """A work as listed; on a page in another language, marked as English (WCAG 3.1.2),
-        the language the bibliography gives titles and venues in."""
-        text = self.works[key].full()
-        return text if lang == ENTRY_LANGUAGE else f'<span lang="{ENTRY_LANGUAGE}">{text}</span>'
+        """A work as listed in a page of `lang`."""
+        return self.works[key].full(lang)
 
     def index(self, pages: dict[str, str], lang: str, here: str = "references.md") -> str:
         """Every work, by first author and year, with links to the pages (path -> text, paths
@@ -230,7 +270,7 @@ class Bibliography:
         base = posixpath.dirname(here)
         items = []
         for work in sorted(self.works.values(), key=lambda w: (w.authors[0].lower(), w.year)):
-            links = ", ".join(
+            links = words(lang)["list"].join(
                 f"[{_title_of(pages[page], page)}]({posixpath.relpath(page, base or '.')})"
                 for page in citing[work.key]
             )
@@ -272,13 +312,20 @@ def unclosed(text: str) -> list[int]:
     ]
 
 
+def group(m: re.Match) -> list[tuple[str, str | None]]:
+    """(key, locator) of every work a citation names, in order."""
+    if m["narrative"]:
+        return [(m["narrative"], m["nlocator"])]
+    return [(m["key"], m["locator"])] + [(g["key"], g["locator"]) for g in MORE.finditer(m["more"])]
+
+
 def cited(text: str) -> list[str]:
     """Keys cited in a page's prose, in order of first citation, each once."""
     keys: list[str] = []
     for m in citations(text):
-        key = m["key"] or m["narrative"]
-        if key not in keys:
-            keys.append(key)
+        for key, _ in group(m):
+            if key not in keys:
+                keys.append(key)
     return keys
 
 

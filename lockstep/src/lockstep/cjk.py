@@ -75,3 +75,13 @@ def join_cjk_html(html: str) -> str:
     between two Chinese characters or punctuation marks, outside <pre>."""
     parts = PRE.split(html)
     return "".join(p if i % 2 else HTML_BREAK.sub("", p) for i, p in enumerate(parts))
+
+
+def reading(text: str) -> str:
+    """A sort key that orders Chinese by its pinyin reading (as dictionaries do) and Latin
+    text alphabetically, case aside: 分块 < 归一化 < 掩码, softmax < Triton."""
+    try:
+        from pypinyin import lazy_pinyin
+    except ImportError:  # without the reading, code point order: lockstep's [cjk] extra has it
+        return text.casefold()
+    return " ".join(lazy_pinyin(text)).casefold()

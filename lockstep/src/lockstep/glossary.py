@@ -9,6 +9,11 @@ variants that must not be used. A site writes it once, in YAML:
       define: {en: "...", zh: "..."}   # one line each
       not_in: {en: [...]}              # phrases where the word means something else
 
+An avoided variant may name its own replacement (`avoid: {zh: {参考内核: 参考实现}}`), when the
+term's rendering is not what to write instead; a variant that holds a formula (`温度 $g$`)
+is matched with the page's formulas in place. `hover: false` keeps a term's definition off
+the pages (a word too common to explain on every page) while its variants are still checked.
+
 It gives a glossary page per language, a hover definition on the first use of each term on
 every page (an <abbr> element, which Material shows as a tooltip), and the check that no page
 uses an avoided rendering. The English term in brackets right after the Chinese one, as in
@@ -37,7 +42,10 @@ TABLE_HEADERS = {
 }
 # Where no definition goes: whatever is not prose, and link texts and citations too (a hover
 # inside a link or a quoted section title would be a link inside a link, or misread).
-NO_HOVER = re.compile(rf"\[@[^\]]*\]|\[[^\]]*\]\([^)]*\)|{NOT_PROSE.pattern}")
+# Nor inside HTML elements whose content is text only: a dropdown's options, an SVG's titles
+# and labels.
+TEXT_ONLY = r"<(option|title|text|tspan|textarea)\b[^>]*>.*?</\1>"
+NO_HOVER = re.compile(rf"{TEXT_ONLY}|\[@[^\]]*\]|\[[^\]]*\]\([^)]*\)|{NOT_PROSE.pattern}")
 # Lines whose text is an attribute, not prose: admonition and tab titles.
 TITLE_LINE = re.compile(r"^\s*(?:!!!|\?\?\?\+?|===)\s")
 
@@ -48,10 +56,11 @@ class Term:
 
     key: str
     names: dict[str, str]  # lang -> the rendering
-    avoid: dict[str, tuple[str, ...]]  # lang -> renderings not to use
+    avoid: dict[str, dict[str, str]]  # lang -> {rendering not to use: what to write instead}
     define: dict[str, str]  # lang -> one-line definition
     why: dict[str, str]  # lang -> why this rendering (optional)
     not_in: dict[str, tuple[str, ...]]  # lang -> phrases where the word means something else
+    hover: bool = True  # whether pages show the definition on the term's first use
 
 
 class Glossary:
@@ -77,10 +86,14 @@ class Glossary:
             terms[key] = Term(
                 key=key,
                 names={lang: entry[lang] for lang in languages},
-                avoid={lang: tuple(v) for lang, v in (entry.get("avoid") or {}).items()},
+                avoid={
+                    lang: _replacements(v, entry[lang])
+                    for lang, v in (entry.get("avoid") or {}).items()
+                },
                 define={lang: define[lang] for lang in languages},
                 why=dict(entry.get("why") or {}),
                 not_in={lang: tuple(v) for lang, v in (entry.get("not_in") or {}).items()},
+                hover=entry.get("hover", True),
             )
         glossary = cls(terms, Path(path))
         problems += glossary._clashes(languages)
@@ -113,7 +126,7 @@ class Glossary:
         return problems
 
     def avoided(self, text: str, lang: str) -> list[tuple[int, str, str]]:
-        """(line number, variant used, the rendering to use) for every avoided rendering in
+        """(line number, variant used, what to write instead) for every avoided rendering in
         the prose of a page."""
         glosses = [
             f"{t.names[lang]}（{t.names['en']}）" for t in self.terms.values() if "en" in t.names
@@ -123,19 +136,26 @@ class Glossary:
             if fenced or TITLE_LINE.match(line):
                 continue
             prose = " ".join(piece for piece, is_prose in prose_spans(line) if is_prose)
+            with_math = "".join(
+                piece if is_prose or piece[0] == "$" else " "
+                for piece, is_prose in prose_spans(line)
+            )
             for gloss in glosses:
-                prose = prose.replace(gloss, " ")
+                prose, with_math = prose.replace(gloss, " "), with_math.replace(gloss, " ")
             for term in self.terms.values():
-                for variant in term.avoid.get(lang, ()):
-                    if _term_pattern(variant, exact=True).search(prose):
-                        found.append((number, variant, term.names[lang]))
+                for variant, instead in term.avoid.get(lang, {}).items():
+                    where = with_math if "$" in variant else prose
+                    if _term_pattern(variant, exact=True).search(where):
+                        found.append((number, variant, instead))
         return found
 
     def with_definitions(self, text: str, lang: str) -> str:
         """The page with the first use of each term in its prose marked as an abbreviation
         whose title is the definition (headings, titles, code, math and links left alone)."""
         todo = {
-            t.names[lang]: (t.define[lang], t.not_in.get(lang, ())) for t in self.terms.values()
+            t.names[lang]: (t.define[lang], t.not_in.get(lang, ()))
+            for t in self.terms.values()
+            if t.hover
         }
         out = []
         for line, fenced in line_states(text):
@@ -150,7 +170,7 @@ class Glossary:
         rows = []
         for t in sorted(self.terms.values(), key=lambda t: t.names["en"].lower()):
             # Quoted: an avoided form may differ from the term by a space only.
-            quoted = [QUOTE[lang].format(v) for v in t.avoid.get(lang, ())]
+            quoted = [QUOTE[lang].format(v) for v in t.avoid.get(lang, {})]
             avoided = ("、" if lang == "zh" else ", ").join(quoted)
             parts = (avoided and NOT_USED[lang].format(avoided), t.why.get(lang, ""))
             note = ("" if lang == "zh" else " ").join(x for x in parts if x)
@@ -158,6 +178,13 @@ class Glossary:
             rendering = f'<span lang="{other}">{t.names[other]}</span>'
             rows.append([t.names[lang], rendering, t.define[lang], note])
         return markdown_table(TABLE_HEADERS.get(lang, TABLE_HEADERS["en"]), rows)
+
+
+def _replacements(variants: list | dict, rendering: str) -> dict[str, str]:
+    """An `avoid:` list or mapping as {variant: what to write instead}."""
+    if isinstance(variants, dict):
+        return {str(k): str(v) for k, v in variants.items()}
+    return {str(v): rendering for v in variants}
 
 
 def _outside(skip: re.Pattern, line: str, change) -> str:

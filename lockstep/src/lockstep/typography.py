@@ -21,6 +21,13 @@ RULES = [
     (re.compile(rf"{HAN}\.(?![A-Za-z0-9_.])"), "a full stop after Chinese is 。"),
     (re.compile(rf"{HAN}[()]|[()]{HAN}"), "half-width bracket next to Chinese: use （ and ）"),
     (re.compile(r"[，。；：？！、]\**\s+(?=\S)"), "no space after full-width punctuation"),
+    (
+        # "缩小 3 倍" reads as a growth by (1 + 3)×, or is ambiguous: 倍 measures increases.
+        re.compile(
+            r"(?:缩小|减少|降低|下降|减小|缩减|(?<![至多不稀])少)[^，。；：？！、\n]{0,12}?倍"
+        ),
+        "倍 after a verb of decrease: write 降到原来的 1/X, or 减少 Y%",
+    ),
 ]
 
 

@@ -18,6 +18,7 @@ page; a link to a missing page fails the build.
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import posixpath
 import re
@@ -39,6 +40,11 @@ MATHJAX_LOADER = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax config
 # included, but not the code that scrolls sideways; the code gets the tab stop instead.
 INPUT_TAB_STOP = '<div class="jp-Cell-inputWrapper" tabindex="0">'
 SCROLLING_CODE = re.compile(r'<div class="highlight-ipynb( [^"]*)?">')
+# mkdocs-jupyter 0.26's template writes its copy button's label and notice in English; they
+# get the theme's own words for the page's language (Material's translations).
+COPY_WORDS = ("clipboard.copy", "clipboard.copied")
+COPY_LABEL = 'aria-label="Copy to Clipboard"'
+COPIED = re.compile(r'(<span class="notice" hidden(?:="")?>)Copied!(</span>)')
 # mkdocs-jupyter options that change the rendered page (they key its own cache too).
 RENDER_OPTIONS = (
     "execute", "kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
@@ -103,10 +109,15 @@ def _toc_ids(items) -> list[str]:
     return [i for item in items for i in (item.id, *_toc_ids(item.children))]
 
 
-def fix_html(html: str, page, files) -> str:
+def fix_html(html: str, page, files, words: dict[str, str]) -> str:
     """Chinese headings get the table of contents' ids; links to page sources are resolved;
     nbconvert's MathJax loader is dropped; images get their cells' alt text; the code, not
-    every cell, is what the keyboard reaches."""
+    every cell, is what the keyboard reaches; the copy buttons speak the page's language
+    (`words`: the theme's "clipboard.copy" and "clipboard.copied")."""
+    label = html_lib.escape(words["clipboard.copy"], quote=True)
+    html = html.replace(COPY_LABEL, f'aria-label="{label}"')
+    notice = html_lib.escape(words["clipboard.copied"])
+    html = COPIED.sub(lambda m: m[1] + notice + m[2], html)
     ids = _toc_ids(page.toc)
     if len(ids) != len(HTML_HEADING.findall(html)):
         raise PluginError(f"{page.file.src_uri}: headings and table of contents do not match")

@@ -34,7 +34,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 
-from lockstep import cjk, deps, fences, math, notebooks, page_inputs, placeholders, vault
+from lockstep import cjk, deps, fences, math, notebooks, page_inputs, placeholders, rendered, vault
 from lockstep.cache import Cache
 from lockstep.cards import render
 from lockstep.cards.deck import Deck, read_card
@@ -42,7 +42,12 @@ from lockstep.errors import BuildError
 from lockstep.figures import Figures
 from lockstep.mkdocs import alternates, dirty, jupyter, offline, search, templates
 from lockstep.mkdocs.config_file import load_site
-from lockstep.mkdocs.i18n import add_generated, current_language
+from lockstep.mkdocs.i18n import (
+    add_generated,
+    current_language,
+    localise_permalinks,
+    theme_words,
+)
 from lockstep.records import PageRecords, by_page
 from lockstep.site_values import card_url, site_values
 
@@ -89,6 +94,7 @@ class LockstepPlugin(BasePlugin):
         # `mkdocs serve` rebuilds in one process: re-import the site's code as it is now.
         deps.forget_project_modules(site.root, keep=PACKAGE_DIR)
         self.site, self.languages = site, site.languages
+        self.rendered_problems = []
         if not config.repo_url:  # a relative edit_uri needs a repository (REPO_URL unset)
             config.edit_uri = None
         offline.use_local_shim(config)
@@ -144,8 +150,10 @@ class LockstepPlugin(BasePlugin):
 
     @reported
     def on_pre_build(self, config: MkDocsConfig) -> None:
+        localise_permalinks(config)  # before this language's pages are rendered
         if current_language(config) != self.languages.default:
             return  # once per `mkdocs build`: i18n runs a nested build per other language
+        self.rendered_problems: list[str] = []
         self._check_translations()
         self._check_placeholders()
         unused = self.site.unused_entries()
@@ -314,14 +322,22 @@ class LockstepPlugin(BasePlugin):
     @reported
     def on_page_content(self, html: str, page, config: MkDocsConfig, files) -> str:
         if isinstance(page.file, jupyter.NotebookPage):
-            html = jupyter.fix_html(html, page, files)
+            words = theme_words(config, jupyter.COPY_WORDS)
+            html = jupyter.fix_html(html, page, files, words)
             if current_language(config) in self.site.options.chinese:
                 html = cjk.join_cjk_html(html)
         return html
 
+    def _check_rendered(self, html: str, lang: str, where: str) -> None:
+        """Collect what a Chinese reader would see wrong on a built page (lockstep.rendered)."""
+        if lang in self.site.options.chinese:
+            self.rendered_problems += [f"{where}: {p}" for p in rendered.problems(html, lang)]
+
     def on_post_template(self, output: str, template_name: str, config: MkDocsConfig) -> str:
         if template_name != "404.html":
             return output
+        lang = current_language(config)
+        self._check_rendered(output, lang, f"{self.languages.prefix(lang)}{template_name}")
         # Served for any missing address, at any depth: absolute links to each language's home.
         root = urlsplit(config.site_url or "/").path
         homes = {lang: root + self.languages.prefix(lang) for lang in self.languages}
@@ -330,6 +346,7 @@ class LockstepPlugin(BasePlugin):
     @reported
     def on_post_page(self, output: str, page, config: MkDocsConfig) -> str:
         output = alternates.drop_hreflang_links(output)  # mkdocs-material#6582
+        self._check_rendered(output, current_language(config), page.file.src_uri)
         if self.math:
             lang = current_language(config)
             page_path = Path(page.file.abs_src_path).relative_to(self.site.tree(lang)).as_posix()
@@ -369,6 +386,8 @@ class LockstepPlugin(BasePlugin):
             return  # the build of another language, nested in the default one's
         if self.math:
             self.math.mathjax.close()
+        if self.rendered_problems:  # every language's pages are built: all of them at once
+            raise PluginError(str(BuildError(self.rendered_problems)))
         offline_plugin = config.plugins.get("material/offline")
         offline_on = bool(offline_plugin and offline_plugin.config.enabled)
         search.split_index(Path(config.site_dir), self.languages, offline=offline_on)
