@@ -7,7 +7,7 @@
   "use strict";
 
   var MARKS = ["known", "shaky", "missed"]; // keys 1, 2, 3
-  var STEPS = 3; // answer, key points, how to answer (with the link to the card)
+  var STEPS = 3; // the answer, the key points, how to answer (lockstep/cards/practice.py)
 
   function load(key) {
     try {

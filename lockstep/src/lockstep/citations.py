@@ -32,7 +32,7 @@ from pathlib import Path
 import yaml
 
 from lockstep.fences import line_states
-from lockstep.markup import NOT_PROSE, prose_spans
+from lockstep.markup import HEADING, NOT_PROSE, prose_spans
 
 KEY = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*"
 # [@key] or [@key, locator]: a parenthetical citation; @key in running text: the authors
@@ -208,9 +208,12 @@ class Bibliography:
         label = f"{work.names(lang)}{w['sep']}{work.when}"
         return label + (f"{w['sep']}{locator.strip()}" if locator else "")
 
-    def render(self, text: str, lang: str, where: str = "a page", links: bool = True) -> str:
+    def render(
+        self, text: str, lang: str, where: str = "a page", links: bool = True, compact=None
+    ) -> str:
         """The page with its citations written out; with `links`, each links to the page's
-        list of references, which is appended."""
+        list of references, which is appended. Under a heading for which `compact(heading)`
+        is true, a parenthetical citation is a numbered marker, [3], linked to its entry."""
         missing, split = self.unknown(text), unclosed(text)
         if split:
             raise ValueError(f"{where}: a citation is split across lines at line(s) {split}")
@@ -226,7 +229,10 @@ class Bibliography:
         def linked(label: str, key: str) -> str:
             return f"[{label}](#ref-{key}){{ .citation }}" if links else label
 
-        def write(m: re.Match) -> str:
+        def write(m: re.Match, short: bool) -> str:
+            if short and not m["narrative"]:
+                numbers = [linked(f"{keys.index(key) + 1}", key) for key, _ in group(m)]
+                return f"{m['lead']}[{', '.join(numbers)}]"
             if m["narrative"]:
                 key = m["narrative"]
                 # "Xiao 等（2024）观察到": no space after a full-width bracket.
@@ -239,10 +245,14 @@ class Bibliography:
             ]
             return f"{lead}{w['open']}{w['next'].join(labels)}{w['close']}"
 
-        lines = []
+        lines, heading = [], None
         for line, fenced in line_states(text):
+            title = None if fenced else HEADING.match(line)
+            if title:
+                heading = title["text"]
+            short = bool(compact and compact(heading))
             for m in reversed(list(_in_prose(line)) if not fenced else []):
-                line = line[: m.start()] + write(m) + line[m.end() :]
+                line = line[: m.start()] + write(m, short) + line[m.end() :]
             lines.append(line)
         out = "\n".join(lines) + ("\n" if text.endswith("\n") else "")
         if not links:

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lockstep.cache import stamp
-from lockstep.cards.answer_size import answer_size, formulas
+from lockstep.cards import spoken
+from lockstep.cards.answer_size import answer_size
 from lockstep.cards.vocabulary import Vocabulary
 from lockstep.fences import line_states
 from lockstep.frontmatter import split_front_matter
@@ -178,6 +179,7 @@ class Deck:
             p.append(f"{where}: `##` sections must be exactly {want} in this order, got {got}")
             return p
         p += self._check_answer(card)
+        p += spoken.problems(self, card)
         if sum(ln.startswith("- ") for ln in self.section(card, "key_points").splitlines()) < 2:
             p.append(f"{where}: key points need at least two `- ` bullets")
         p += self._check_how_to_answer(card)
@@ -203,9 +205,7 @@ class Deck:
         if not answer or "\n\n" in answer:
             return [f"{where}: the one-sentence answer must be a single paragraph"]
         p = []
-        if not formulas(answer):
-            p.append(f"{where}: the one-sentence answer must state its formula ($...$)")
-        limit = self.vocabulary.answer_limit.get(card.lang)
+        limit = self.vocabulary.limits.get("answer", {}).get(card.lang)
         chinese = card.lang in self.site.options.chinese
         size = answer_size(answer, chinese)
         if limit and size > limit:
@@ -268,11 +268,13 @@ class Deck:
         ]
         credit = v.labels["extra_credit"][lang]
         bodies = {
-            "answer": f"{todo}: $q\\cdot k$.",
+            "tested": f"{todo}: the skill this question probes, in one sentence.",
+            "answer": f"{todo}: the conclusion in words, then $q\\cdot k$ if it helps.",
             "key_points": f"- {todo}\n- {todo}",
+            "numbers": f"- {todo}: 42, a number to remember, as the derivation's check prints it",
             "how_to_answer": f"1. {todo}\n2. {todo}\n\n**{credit}**\n\n- {todo}",
-            "derivation": f'{todo}.\n\n```python\nprint("{todo}")\n```\n\n'
-            f"<!--pytest-codeblocks:expected-output-->\n```text\n{todo}\n```",
+            "derivation": f'{todo}.\n\n```python\nprint("{todo}", 6 * 7)\n```\n\n'
+            f"<!--pytest-codeblocks:expected-output-->\n```text\n{todo} 42\n```",
             "trade_offs": f"- {todo}",
             "pitfalls": f"- {todo}",
             "follow_ups": f'??? question "{todo}"\n\n    {todo}.',

@@ -1,8 +1,9 @@
 """Practice mode, as the build writes it: every card as a practice item (question, then in the
-order they are revealed: the one-sentence answer, the key points, how to answer and a link to
-the card), the controls with their words in the page's language, and the progress summary of
-the cards index. The behaviour (filters, reveal, marks in localStorage, keys) is
-`docs/assets/javascripts/practice.js`; without a script the page is a plain list of cards.
+order they are revealed: what it tests and the one-sentence answer, the key points and the
+numbers to remember, how to answer and a link to the card), the controls with their words in
+the page's language, and the progress summary of the cards index. The behaviour (filters,
+reveal, marks in localStorage, keys) is `docs/assets/javascripts/practice.js`; without a
+script the page is a plain list of cards.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from lockstep.cards.render import words
 from lockstep.markup import math_safe_in_html_block
 
 MARKS = ("known", "shaky", "missed")  # the keys 1, 2, 3
-STEPS = ("answer", "key_points", "how_to_answer")  # sections revealed one after the other
+# Revealed one after the other: what the question tests and the answer; the key points and
+# the numbers to remember; how to answer.
+STEPS = (("tested", "answer"), ("key_points", "numbers"), ("how_to_answer",))
 
 
 def storage_key(deck: Deck) -> str:
@@ -88,14 +91,17 @@ def item(deck: Deck, card: Card, substitute: Callable[[str, str], str]) -> str:
         f'<section class="practice-card" id="practice-{card.id}" {attrs} markdown>\n',
         f'<p class="practice-question">{escape(card.title)}</p>\n',
     ]
-    for step, key in enumerate(STEPS, 1):
-        title = escape(deck.vocabulary.section_title(key, lang))
-        body = math_safe_in_html_block(substitute(deck.section(card, key).strip(), lang))
+    for step, keys in enumerate(STEPS, 1):
+        blocks = []
+        for key in keys:
+            title = escape(deck.vocabulary.section_title(key, lang))
+            body = math_safe_in_html_block(substitute(deck.section(card, key).strip(), lang))
+            blocks.append(f'<p class="practice-label">{title}</p>\n\n{body}')
         if step == len(STEPS):  # the last step leads on to the whole card
-            body += f"\n\n[{_label(deck, 'open_card', lang)}]({card.id}.md)"
+            blocks.append(f"[{_label(deck, 'open_card', lang)}]({card.id}.md)")
+        body = "\n\n".join(blocks)
         parts.append(
-            f'<div class="practice-step" data-step="{step}" markdown>\n\n'
-            f'<p class="practice-label">{title}</p>\n\n{body}\n\n</div>\n'
+            f'<div class="practice-step" data-step="{step}" markdown>\n\n{body}\n\n</div>\n'
         )
     parts.append("</section>\n")
     return "".join(parts)

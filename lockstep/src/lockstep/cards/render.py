@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from lockstep.cards import spoken
 from lockstep.cards.deck import Card, Deck, linked_card
 from lockstep.fences import line_states
 from lockstep.markup import DETAILS, HEADING, math_safe_in_html_block, retarget
@@ -105,3 +106,29 @@ def handbook(deck: Deck, lang: str, substitute: Callable[[str, str], str]) -> st
         card_md = math_safe_in_html_block("\n".join(lines).strip())
         out.append(f'<section class="handbook-card" markdown>\n\n{card_md}\n\n</section>')
     return "\n\n".join(out) + "\n"
+
+
+def collapse_depth(deck: Deck, card: Card, markdown: str) -> str:
+    """A card page's markdown with each depth section longer than the vocabulary's `depth`
+    limit collapsed: its body in a closed details block whose summary says how long it is."""
+    limit = deck.vocabulary.limits.get("depth", {}).get(card.lang)
+    if not limit:
+        return markdown
+    label = deck.vocabulary.labels["expand"][card.lang]
+    long = {
+        deck.vocabulary.section_title(key, card.lang): size
+        for key in spoken.DEPTH
+        if (size := spoken.depth_size(deck, card, key)) > limit
+    }
+    out, inside = [], False
+    for line, fenced in line_states(markdown):
+        heading = None if fenced else HEADING.match(line)
+        if heading and len(heading["level"]) <= 2:
+            inside = heading["level"] == "##" and heading["text"] in long
+            out.append(line)
+            if inside:
+                summary = label.replace("{n}", str(long[heading["text"]])).replace('"', "'")
+                out += ["", f'??? abstract "{summary}"']
+            continue
+        out.append(f"    {line}" if inside and line.strip() else line)
+    return "\n".join(out) + ("\n" if markdown.endswith("\n") else "")

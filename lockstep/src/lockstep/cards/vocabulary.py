@@ -10,10 +10,15 @@ import yaml
 
 KINDS = ("sections", "labels", "modules", "categories", "difficulties", "tags", "practice")
 # Sections the checks and exports read by key; a deck may add more.
-REQUIRED_SECTIONS = ("answer", "key_points", "how_to_answer", "derivation", "follow_ups", "links")
+REQUIRED_SECTIONS = ("tested", "answer", "key_points", "numbers", "how_to_answer", "derivation")
+REQUIRED_SECTIONS += ("follow_ups", "links")
 LABELS = ("module", "category", "difficulty", "tags", "card", "links_to", "linked_from")
 LABELS += ("field_separator", "list_separator")  # "：" and "、" in Chinese
 LABELS += ("extra_credit", "map")  # "how to answer"'s extra credit; the map's name
+LABELS += ("expand",)  # the summary of a depth section that starts collapsed; {n}: its size
+# Sizes per language (words, characters in Chinese; lockstep/cards/spoken.py): the answer, the
+# three parts said aloud, a depth section before it starts collapsed, a whole card's prose.
+LIMITS = ("answer", "spoken", "depth", "page")
 PRACTICE = ("known", "shaky", "missed", "new", "reveal", "next", "shuffle", "reset")
 PRACTICE += ("reset_confirm", "unsure_only", "any", "position", "empty", "done", "open_card")
 ANKI_PER_LANGUAGE = ("model_ids", "model_names", "deck_ids", "deck_names")  # {lang: ...} each
@@ -29,8 +34,9 @@ SCHEMA = {
     "practice": ("the words of practice mode's controls and messages", PRACTICE),
     "anki": ("the Anki note types and decks: fixed ids, names per language, the tag root",
              (*ANKI_PER_LANGUAGE, "tag_root")),
-    "answer_limit": ("the most words (characters in Chinese) a one-sentence answer may take, "
-                     "per language (optional)", ()),
+    "limits": ("sizes per language, in words (characters in Chinese) as said aloud: the "
+               "one-sentence answer, the three parts said aloud together, a depth section before "
+               "it starts collapsed, a card's whole prose (each optional)", LIMITS),
 }  # fmt: skip
 
 
@@ -46,8 +52,8 @@ class Vocabulary:
     tags: dict[str, dict[str, str]]
     practice: dict[str, dict[str, str]]  # the practice mode's buttons and messages
     anki: dict  # model_ids, model_names, deck_ids, deck_names {lang: ...}; tag_root: fixed
-    # lang -> the most words (characters in Chinese) a one-sentence answer may take; optional
-    answer_limit: dict[str, int]
+    # limit -> lang -> the most words (characters in Chinese) it may take; each optional
+    limits: dict[str, dict[str, int]]
 
     @classmethod
     def load(cls, path: str | Path, languages: tuple[str, ...]) -> Vocabulary:
@@ -67,10 +73,16 @@ class Vocabulary:
                 problems.append(f"{path}: anki.{key} has nothing for {missing}")
         if "anki" in data and not anki.get("tag_root"):
             problems.append(f"{path}: anki.tag_root is missing")
-        limit = data.get("answer_limit") or {}
-        missing = [lang for lang in languages if limit and not isinstance(limit.get(lang), int)]
-        if missing:
-            problems.append(f"{path}: answer_limit has no whole number for {missing}")
+        limits = data.get("limits") or {}
+        problems += [
+            f"{path}: limits.{k} is not a limit: use {LIMITS}" for k in limits.keys() - set(LIMITS)
+        ]
+        for name, per_lang in limits.items():
+            missing = [
+                lang for lang in languages if not isinstance((per_lang or {}).get(lang), int)
+            ]
+            if missing:
+                problems.append(f"{path}: limits.{name} has no whole number for {missing}")
         needs = (("sections", REQUIRED_SECTIONS), ("labels", LABELS), ("practice", PRACTICE))
         for kind, needed in needs:
             missing = [k for k in needed if k not in (data.get(kind) or {})]
@@ -78,7 +90,7 @@ class Vocabulary:
                 problems.append(f"{path}: `{kind}` lacks {missing}")
         if problems:
             raise ValueError("\n".join(problems))
-        return cls(**{kind: data[kind] for kind in (*KINDS, "anki")}, answer_limit=limit)
+        return cls(**{kind: data[kind] for kind in (*KINDS, "anki")}, limits=limits)
 
     def section_title(self, key: str, lang: str) -> str:
         """The heading of section `key` in `lang`."""

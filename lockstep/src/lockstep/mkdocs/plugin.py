@@ -36,7 +36,7 @@ from mkdocs.structure.files import Files
 
 from lockstep import cjk, deps, fences, math, notebooks, page_inputs, placeholders, rendered, vault
 from lockstep.cache import Cache
-from lockstep.cards import render
+from lockstep.cards import render, spoken
 from lockstep.cards.deck import Deck, read_card
 from lockstep.errors import BuildError
 from lockstep.figures import Figures
@@ -290,21 +290,37 @@ class LockstepPlugin(BasePlugin):
     def on_page_markdown(self, markdown: str, page, config: MkDocsConfig, files) -> str:
         lang = current_language(config)
         path = Path(page.file.abs_src_path).resolve() if page.file.abs_src_path else None
-        if self.deck and path in self.card_paths:
-            markdown = self._card_markdown(markdown, page, path, lang)
+        card = read_card(path, lang) if self.deck and path in self.card_paths else None
+        compact = self._compact(markdown, card, lang)
+        if card:
+            markdown = self._card_markdown(markdown, page, card)
         markdown = fences.without_markers(self.values.substitute(markdown, lang))
+        if card:
+            markdown = render.collapse_depth(self.deck, card, markdown)
         # Citations first (in Chinese they become full-width brackets, which line joining
         # needs to see), hover definitions last (their <abbr> tags would hide the words).
         if self.bibliography:
-            markdown = self.bibliography.render(markdown, lang, where=page.file.src_uri)
+            markdown = self.bibliography.render(
+                markdown, lang, where=page.file.src_uri, compact=compact
+            )
         if lang in self.site.options.chinese:
             markdown = cjk.join_cjk_lines(markdown)
         if self.glossary:
             markdown = self.glossary.with_definitions(markdown, lang)
         return markdown
 
-    def _card_markdown(self, markdown: str, page, path: Path, lang: str) -> str:
-        card = read_card(path, lang)
+    def _compact(self, source: str, card, lang: str):
+        """Where citations show as numbered markers: the parts of a card said aloud, under
+        their headings on a card page and in the handbook, and the whole practice page."""
+        names = set(placeholders.names(source)) if self.deck else set()
+        if "cards_practice" in names:
+            return lambda heading: True
+        if card or "cards_handbook" in names:
+            titles = {self.deck.vocabulary.section_title(k, lang) for k in spoken.REVEALED}
+            return lambda heading: heading in titles
+        return None
+
+    def _card_markdown(self, markdown: str, page, card) -> str:
         page.meta["tags"] = render.tag_labels(self.deck, card)  # ids in front matter, labels shown
         head, sep, rest = markdown.partition(f"# {card.title}\n")
         return f"{head}{sep}\n{render.meta_line(self.deck, card)}\n{rest}" if sep else markdown
