@@ -54,3 +54,18 @@ def test_offline_edition_searches_the_readers_language_from_file(browser, offlin
     assert hrefs and not wrong, wrong
     assert pg.foreign == []
     pg.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_search_loads_nothing_until_the_reader_opens_it_then_finds_pages(page, base_url, lang):
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(base_url + SITE.languages.prefix(lang) + "why-dot-product-grows/")
+    page.wait_for_load_state("networkidle")
+    searching = [u for u in requested if "search_index" in u or "/workers/search." in u]
+    assert searching == [], f"requested before the reader searched: {searching}"
+    assert "lunr" not in " ".join(requested)  # the worker's language support comes with it
+    hrefs = search(page, "softmax")
+    assert hrefs and all(in_language(h, base_url, lang) for h in hrefs)
+    assert any("search_index.json" in u for u in requested)
+    assert page.foreign == []

@@ -79,3 +79,16 @@ def test_an_inline_formula_keeps_the_punctuation_after_it_on_its_line(mathjax, t
     assert out.count('<span class="math-nobr">') == 1
     kept = re.search(r'<span class="math-nobr">(.*?)。</span>', out, re.S)[1]
     assert kept.count("<mjx-container") == 1 and "无" not in kept
+
+
+def test_a_formula_drawn_twice_on_a_page_is_defined_once_and_each_keeps_its_mathml(
+    mathjax, tmp_path
+):
+    twice = '<p><span class="arithmatex">\\(q\\cdot k\\)</span></p>'
+    page = (
+        f'<html><body>{twice}{twice}<p><span class="arithmatex">\\(d_k\\)</span></p></body></html>'
+    )
+    out = math.PageMath(mathjax, Cache(tmp_path, "json"), ROOT).typeset(page, "en/twice.md")
+    assert out.count('<g id="MJX-F0">') == 1 and "MJX-F1" not in out  # d_k appears once
+    assert out.count('<use href="#MJX-F0"></use>') == 2
+    assert out.count("<mjx-assistive-mml") == 3  # every occurrence keeps what readers hear

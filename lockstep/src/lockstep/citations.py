@@ -31,6 +31,7 @@ from pathlib import Path
 
 import yaml
 
+from lockstep.cjk import IDEOGRAPH
 from lockstep.fences import line_states
 from lockstep.markup import HEADING, NOT_PROSE, prose_spans
 
@@ -42,7 +43,7 @@ CITATION = re.compile(
     rf"(?P<lead> ?)\[@(?P<key>{KEY})(?:,\s*(?P<locator>[^\]@]+?))?"
     rf"(?P<more>(?:;\s*@{KEY}(?:,\s*[^\]@]+?)?)*)\]"
     rf"|(?<![\w@\[/.-])@(?P<narrative>{KEY})(?![\w-])"
-    rf"(?: \[(?P<nlocator>[^\]@]+)\](?!\())?(?P<space> (?=[\u3400-\u9fff]))?"
+    rf"(?: \[(?P<nlocator>[^\]@]+)\](?!\())?(?P<space> (?=[{IDEOGRAPH}]))?"
 )
 UNCLOSED = re.compile(rf"\[@{KEY}(?:,[^\]]*)?$")
 REQUIRED = ("authors", "title", "venue", "year", "url")

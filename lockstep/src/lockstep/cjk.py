@@ -12,7 +12,9 @@ import re
 
 from lockstep.fences import line_states
 
-IDEOGRAPH = r"\u3400-\u4dbf\u4e00-\u9fff"
+# A Chinese character: CJK Unified Ideographs, Extension A and the compatibility block. The
+# one definition lockstep uses (punctuation, line joining, answer sizes, citations).
+IDEOGRAPH = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # Full-width and CJK punctuation, plus the quotation marks, dash and ellipsis Chinese uses.
 PUNCTUATION = r"\u3000-\u303f\uff00-\uffef\u2014\u2018-\u201d\u2026"
 CJK = re.compile(rf"[{IDEOGRAPH}{PUNCTUATION}]")

@@ -24,6 +24,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 from lockstep.cache import Cache, digest
@@ -178,6 +179,35 @@ def cache_name(lang: str, page: str) -> str:
     return f"{lang}/{page}"
 
 
+SHAPE = '<g stroke="currentColor"'  # a drawn formula's body, after its <defs>
+
+
+def _shared_shapes(svgs: list[str]) -> tuple[list[str], str]:
+    """A formula drawn more than once on a page is defined once, beside the shared glyphs,
+    and each occurrence refers to it (its own size, position and MathML stay with it): the
+    same TeX repeats hundreds of times on the handbook. Returns the formulas and the
+    definitions."""
+
+    def body_of(svg: str) -> tuple[int, int]:
+        drawing = svg.split("<mjx-assistive-mml", 1)[0]
+        return drawing.find(SHAPE), drawing.rfind("</svg>")
+
+    bodies = [
+        svg[i:j] if 0 <= i < j else None
+        for svg, (i, j) in zip(svgs, map(body_of, svgs), strict=True)
+    ]
+    repeated = [b for b, n in Counter(bodies).items() if b and n > 1]
+    ids = {body: k for k, body in enumerate(repeated)}  # in page order: byte-identical builds
+    out = []
+    for svg, body in zip(svgs, bodies, strict=True):
+        if body in ids:
+            i, j = body_of(svg)
+            svg = f'{svg[:i]}<use href="#MJX-F{ids[body]}"></use>{svg[j:]}'
+        out.append(svg)
+    shapes = "".join(f'<g id="MJX-F{k}">{body}</g>' for body, k in ids.items())
+    return out, shapes
+
+
 class PageMath:
     """Draws the formulas of built pages through MathJax, cached per page."""
 
@@ -222,14 +252,16 @@ class PageMath:
                 glyphs.setdefault(glyph[1], glyph[2])
             return ""
 
+        svgs = [GLYPH_REF.sub('href="#MJX-', DEFS.sub(shared_glyphs, svg)) for svg in drawn]
+        svgs, shapes = _shared_shapes(svgs)
         pieces, last = [], 0
-        for (start, end, _, _), svg in zip(found, drawn, strict=True):
-            svg = GLYPH_REF.sub('href="#MJX-', DEFS.sub(shared_glyphs, svg))
+        for (start, end, _, _), svg in zip(found, svgs, strict=True):
             pieces += [page[last:start], svg]
             last = end
         pieces.append(page[last:])
         out = "".join(pieces)
         paths = "".join(f'<path id="MJX-{i}" d="{d}"></path>' for i, d in sorted(glyphs.items()))
+        paths += shapes
         out = FORMULA_THEN_PUNCTUATION.sub(NO_BREAK, out)
         head, body_end, tail = out.rpartition("</body>")
         if not body_end:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 
+from lockstep.cjk import IDEOGRAPH
 from lockstep.fences import line_states
 from lockstep.frontmatter import split_front_matter
 from lockstep.glossary import TITLE_LINE
 from lockstep.markup import prose_spans
 
-HAN = r"[\u3400-\u4dbf\u4e00-\u9fff]"
+HAN = f"[{IDEOGRAPH}]"
 RULES = [
     (re.compile(r'"'), "ASCII quotation mark: use “ and ”"),
     (

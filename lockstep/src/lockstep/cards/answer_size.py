@@ -13,12 +13,13 @@ from __future__ import annotations
 import math
 import re
 
+from lockstep.cjk import IDEOGRAPH
 from lockstep.markup import LINK, MATH
 
 FONT = re.compile(r"\\(?:operatorname|math[a-z]+|text[a-z]*|boldsymbol|left|right)\b")
 COMMAND = re.compile(r"\\(?:[A-Za-z]+|.)")
 SILENT = set("{}_^ \t\n&")  # grouping, sub- and superscript marks, spacing
-HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+HAN = re.compile(f"[{IDEOGRAPH}]")
 LATIN_WORD = re.compile(r"[A-Za-z0-9µμ√±×·∞′ʹ]+(?:[-.'’/][A-Za-z0-9]+)*")
 SYMBOLS_PER_WORD = 4
 
