@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt pyproject.toml lockstep/pyproject.toml package-lock.json | sha256sum | cut -c1-16)
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help venv serve build downloads offline handbook test lint a11y bench bench-pages bench-site bench-gpu bench-tiles bench-compile lock clean
+.PHONY: help venv serve build downloads offline handbook test check lint a11y bench bench-pages bench-site bench-gpu bench-tiles bench-compile lock clean
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -63,6 +63,11 @@ lint: $(STAMP)  ## ruff check and ruff format --check
 # On both cores (pytest-xdist); the shared builds run beside the other tests (tests/conftest.py).
 test: lint  ## lint, then the whole suite: unit, docs blocks, parity, strict build, browser
 	$(BIN)/python -m pytest -n 2
+
+# The edit loop: what needs no site build and no browser (markers follow the fixtures a test
+# uses: tests/conftest.py), on both cores.
+check: lint  ## lint, then every page's checks and the unit tests: no build, no browser
+	$(BIN)/python -m pytest -n 2 -m "not build and not browser"
 
 a11y: $(STAMP)  ## axe (WCAG 2.1 AA) on every page of both languages in both colour schemes
 	A11Y_ALL=1 $(BIN)/python -m pytest tests/test_a11y.py

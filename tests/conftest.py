@@ -94,13 +94,33 @@ def start_builds(factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def pytest_collection_modifyitems(session, config, items):
-    """Tests that read the shared builds run last, and the builds start now if any will."""
-    needs = [item for item in items if SITE_FIXTURES & set(getattr(item, "fixturenames", ()))]
-    if needs and not config.option.collectonly:
-        start_builds(session.config._tmp_path_factory)
-    others = [item for item in items if item not in set(needs)]
-    items[:] = others + needs
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items):
+    """A test is marked `build` or `browser` by the fixtures it uses (`make check` leaves
+    them out)."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & SITE_FIXTURES:
+            item.add_marker(pytest.mark.build)
+        if used & {"browser", "page"}:
+            item.add_marker(pytest.mark.browser)
+
+
+class SharedBuildsLast:
+    """Tests that read the shared builds run last, and the builds start as soon as one of
+    them is collected (after deselection by marker: only what will run counts)."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, session, config, items):
+        needs = [item for item in items if SITE_FIXTURES & set(item.fixturenames)]
+        if needs and not config.option.collectonly:
+            start_builds(config._tmp_path_factory)
+        others = [item for item in items if item not in set(needs)]
+        items[:] = others + needs
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(SharedBuildsLast(), "shared-builds-last")
 
 
 @pytest.fixture(scope="session")
