@@ -112,7 +112,7 @@ class SharedBuildsLast:
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session, config, items):
-        needs = [item for item in items if SITE_FIXTURES & set(item.fixturenames)]
+        needs = [i for i in items if SITE_FIXTURES & set(getattr(i, "fixturenames", ()))]
         if needs and not config.option.collectonly:
             start_builds(config._tmp_path_factory)
         others = [item for item in items if item not in set(needs)]
