@@ -258,11 +258,18 @@ class WordsItem(_Item):
 
 
 class SiteItem(_Item):
-    """Once per site: every work in the bibliography is cited, every glossary term used, in
-    every language."""
+    """Once per site, what the build checks before it renders a page: the Markdown extensions
+    the options need, every work in the bibliography cited and every glossary term used in
+    every language, and the interview cards' format."""
 
     def runtest(self):
-        self.fail(self.parent.site.unused_entries())
+        site = self.parent.site
+        problems = site.missing_extensions() + site.unused_entries()
+        if site.options.cards.vocabulary:
+            from lockstep.cards.deck import Deck
+
+            problems += Deck(site).check()
+        self.fail(problems)
 
 
 class ParityItem(_Item):
