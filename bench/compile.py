@@ -1,15 +1,20 @@
-"""Compile every Triton kernel the wrapper launches for NVIDIA GPUs, on a machine without one.
+"""Compile every Triton kernel the wrapper can launch for NVIDIA GPUs, on a machine without one.
 
     python -m bench.compile           # every configuration -> bench/results/compile.json
     python -m bench.compile --quick   # a representative subset, printed (and --out to write)
-    python -m bench.compile --only sm_90:64:float16:causal:fwd   # one kernel, printed
+    python -m bench.compile --only sm_90:128:bfloat16:causal:fwd   # one kernel, printed
 
 For each target (a compute capability and its shared memory per block), head size d, dtype
-and causal flag, the configuration the wrapper would choose on such a device is compiled by
-Triton's own compiler with a CUDA target; triton's wheel ships ptxas and nvdisasm. Recorded
-per kernel: registers per thread and spill bytes (ptxas -v), shared memory, and whether the
-dots became tensor-core instructions (HGMMA on sm_90, HMMA before). Runs in its own process
-so that triton is imported without its CPU interpreter.
+and causal flag, every tile configuration the wrapper may launch on such a device (each one
+the autotuner may pick) is compiled by Triton's own compiler with a CUDA target; triton's
+wheel ships ptxas and nvdisasm. On sm_90 the 16-bit forward reads Q, K and V through tensor
+descriptors, as the wrapper does. The backward is compiled for key counts that are a multiple
+of its tile and, without a causal mask, for ragged ones (a masked variant). Recorded per
+kernel: registers per thread and spill bytes (ptxas -v), shared memory, the warps launched,
+and from the machine code (nvdisasm): tensor-core instructions (HGMMA on sm_90, HMMA),
+TMA loads (UTMALDG) and register reallocation between warpgroups (USETMAXREG), the mark of
+warp specialisation. Runs in its own process so that triton is imported without its CPU
+interpreter.
 """
 
 from __future__ import annotations
@@ -36,46 +41,40 @@ import triton.language as tl
 from triton.backends.compiler import GPUTarget
 from triton.backends.nvidia.compiler import get_ptxas
 
+from bench.compile_jobs import DTYPES, TARGETS, configurations, jobs_for, uses_tma
 from snippets.kernels import triton_attention as T
 
 RESULTS = Path(__file__).resolve().parent / "results" / "compile.json"
-# name -> (compute capability, shared memory per block in bytes, devices of that kind)
-TARGETS = {
-    "sm_90": (90, T.SMEM_TIERS[0], "H100, H200"),
-    "sm_80": (80, T.SMEM_TIERS[1], "A100"),
-    "sm_89": (89, T.SMEM_TIERS[2], "L4, L40S, RTX 40"),
-}
-DTYPES = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32"}
-KERNELS = ("fwd", "bwd_preprocess", "bwd_dkdv", "bwd_dq")
-QUICK = [  # the largest tiles and the d = 64 backward, 16-bit and float32
-    dict(target=t, d=128, dtype=dt, causal=True) for t in TARGETS for dt in ("bfloat16", "float32")
-] + [dict(target="sm_90", d=64, dtype="float16", causal=True)]
+KERNELS = ("fwd", "bwd_preprocess", "bwd")
 BIN = Path(triton.__file__).parent / "backends" / "nvidia" / "bin"
 
 
-def _signature(kernel: str, ptr: str) -> tuple:
-    """(jit function, pointer and scalar argument types) of one kernel."""
-    acc = "*fp32"
+def _signature(kernel: str, dtype: str, d: int, tiles: T.Tiles | None, tma: bool) -> tuple:
+    """(jit function, argument types) of one kernel."""
+    ptr, acc = f"*{DTYPES[dtype]}", "*fp32"
+    scalars = dict(scale="fp32", c="fp32", N_Q="i32", N_K="i32", H="i32")
     if kernel == "fwd":
-        return T._attn_fwd, dict(
-            Q=ptr, K=ptr, V=ptr, O=acc, LSE=acc, Scales=acc, N_Q="i32", N_K="i32"
-        )
+        if tma:
+            box = lambda rows: f"tensordesc<{DTYPES[dtype]}[1,{rows},{d}]>"  # noqa: E731
+            qkv = dict(Q=box(tiles.BLOCK_M), K=box(tiles.BLOCK_N), V=box(tiles.BLOCK_N))
+        else:
+            qkv = dict(Q=ptr, K=ptr, V=ptr)
+        return T._attn_fwd, dict(**qkv, O=ptr, LSE=acc, **scalars)
     if kernel == "bwd_preprocess":
-        return T._attn_bwd_preprocess, dict(O=acc, DO=ptr, D=acc, N_Q="i32")  # O kept in fp32
-    common = dict(Q=ptr, K=ptr, V=ptr, DO=ptr, LSE=acc, D=acc)
-    if kernel == "bwd_dkdv":
-        return T._attn_bwd_dkdv, dict(**common, DK=ptr, DV=ptr, Scales=acc, N_Q="i32", N_K="i32")
-    return T._attn_bwd_dq, dict(**common, DQ=ptr, Scales=acc, N_Q="i32", N_K="i32")
+        return T._attn_bwd_preprocess, dict(O=ptr, DO=ptr, DLSE=acc, D=acc, DQ=acc, N_Q="i32",
+                                            H="i32")  # fmt: skip
+    tensors = dict(Q=ptr, K=ptr, V=ptr, DO=ptr, LSE=acc, D=acc, DQ=acc, DK=ptr, DV=ptr)
+    return T._attn_bwd.fn, dict(**tensors, **scalars)  # the jit function under the heuristic
 
 
-def _constexprs(kernel: str, cfg: T.Config, args: dict, causal: bool) -> dict:
+def _constexprs(kernel: str, dtype: str, d: int, causal: bool, tiles, tma: bool, even: bool):
+    args = T.launch_args(getattr(torch, dtype), d)
     if kernel == "fwd":
-        return dict(args, BLOCK_M=cfg.BLOCK_M, BLOCK_N=cfg.BLOCK_N, CAUSAL=causal)
+        return dict(args, **tiles.meta(), CAUSAL=causal, TMA=tma)
     if kernel == "bwd_preprocess":
-        return dict(HEAD_DIM=args["HEAD_DIM"], BLOCK_M=cfg.BLOCK_M2, UPCAST=False, ACC=tl.float32)
-    if kernel == "bwd_dkdv":
-        return dict(args, BLOCK_M1=cfg.BLOCK_M1, BLOCK_N1=cfg.BLOCK_N1, CAUSAL=causal)
-    return dict(args, BLOCK_M2=cfg.BLOCK_M2, BLOCK_N2=cfg.BLOCK_N2, CAUSAL=causal)
+        return dict(HEAD_DIM=d, BLOCK_M=T.PREPROCESS_ROWS, HAS_DLSE=False, UPCAST=False,
+                    ACC=tl.float32)  # fmt: skip
+    return dict(args, **tiles.meta(), CAUSAL=causal, EVEN_N=even)
 
 
 def ptxas_usage(ptx: str, cc: int) -> dict:
@@ -95,89 +94,71 @@ def ptxas_usage(ptx: str, cc: int) -> dict:
     return {"registers": regs, "spill_bytes": stores + loads}
 
 
-def tensor_core_dots(cubin: bytes) -> int:
-    """How many tensor-core matrix instructions (HGMMA/HMMA) the machine code has."""
+def sass_counts(cubin: bytes) -> dict:
+    """Instructions of interest in the machine code: tensor-core products, TMA loads and
+    register reallocation (setmaxnreg, used by warp-specialised kernels)."""
     with tempfile.NamedTemporaryFile(suffix=".cubin") as fh:
         fh.write(cubin)
         fh.flush()
         sass = subprocess.run(
             [BIN / "nvdisasm", fh.name], capture_output=True, text=True, check=True
         ).stdout
-    return len(re.findall(r"\bH(?:G)?MMA\b", sass))
+    count = lambda pattern: len(re.findall(pattern, sass))  # noqa: E731
+    return {
+        "tensor_core_dots": count(r"\bH(?:G)?MMA\b"),
+        "hgmma": count(r"\bHGMMA\b"),
+        "tma_loads": count(r"\bUTMALDG\b"),
+        "setmaxnreg": count(r"\bUSETMAXREG\b"),
+    }
 
 
-def compile_one(target: str, d: int, dtype: str, causal: bool, kernel: str) -> dict:
+def compile_one(target: str, d: int, dtype: str, causal: bool, kernel: str, tiles: dict | None,
+                even: bool = True) -> dict:  # fmt: skip
     """Compile one kernel for one configuration; what the compiler and ptxas report."""
     cc, smem, _ = TARGETS[target]
-    torch_dtype = getattr(torch, dtype)
-    cfg = T.config(d, torch_dtype, smem)
-    args = T.launch_args(torch_dtype, d)
-    fn, signature = _signature(kernel, f"*{DTYPES[dtype]}")
-    constexprs = _constexprs(kernel, cfg, args, causal)
+    kind = T.ForwardTiles if kernel == "fwd" else T.BackwardTiles
+    t = kind(**tiles) if tiles else None
+    tma = kernel == "fwd" and uses_tma(target, dtype)
+    fn, signature = _signature(kernel, dtype, d, t, tma)
+    constexprs = _constexprs(kernel, dtype, d, causal, t, tma, even)
     signature = {**signature, **dict.fromkeys(constexprs, "constexpr")}
+    warps, stages = (t.num_warps, t.num_stages) if t else (4, 3)  # the preprocess: defaults
     compiled = triton.compile(
         triton.compiler.ASTSource(fn=fn, signature=signature, constexprs=constexprs),
-        target=GPUTarget("cuda", cc, 32),
-        options=dict(num_warps=warps(cfg, kernel), num_stages=cfg.num_stages),
+        target=GPUTarget("cuda", 10 * cc[0] + cc[1], 32),
+        options=dict(num_warps=warps, num_stages=stages),
     )
-    row = dict(target=target, d=d, dtype=dtype, causal=causal, kernel=kernel)
-    row.update(dataclass_fields(cfg, kernel))
-    row.update(ptxas_usage(compiled.asm["ptx"], cc))
+    row = dict(target=target, d=d, dtype=dtype, causal=causal, kernel=kernel, tiles=tiles)
+    if kernel == "bwd":
+        row["keys_even"] = even
+    row.update(tma=tma, launched_warps=compiled.metadata.num_warps)
+    row.update(ptxas_usage(compiled.asm["ptx"], 10 * cc[0] + cc[1]))
     row["shared_bytes"] = compiled.metadata.shared
     row["shared_limit"] = smem
-    row["tensor_core_dots"] = tensor_core_dots(compiled.asm["cubin"])
+    row.update(sass_counts(compiled.asm["cubin"]))
     return row
-
-
-def dataclass_fields(cfg: T.Config, kernel: str) -> dict:
-    """The tile sizes and launch settings a kernel was compiled with."""
-    blocks = {
-        "fwd": (cfg.BLOCK_M, cfg.BLOCK_N),
-        "bwd_preprocess": (cfg.BLOCK_M2, None),
-        "bwd_dkdv": (cfg.BLOCK_N1, cfg.BLOCK_M1),
-        "bwd_dq": (cfg.BLOCK_M2, cfg.BLOCK_N2),
-    }[kernel]
-    return dict(tile=blocks, num_warps=warps(cfg, kernel), num_stages=cfg.num_stages)
-
-
-def warps(cfg: T.Config, kernel: str) -> int:
-    """Warps per program the wrapper launches `kernel` with."""
-    return cfg.num_warps if kernel == "fwd" else cfg.warps_bwd
-
-
-def configurations(quick: bool) -> list[dict]:
-    """Every (target, d, dtype, causal) the wrapper can launch, or the quick subset."""
-    if quick:
-        return QUICK
-    return [
-        dict(target=t, d=d, dtype=dt, causal=c)
-        for t in TARGETS
-        for d in T.SUPPORTED_D
-        for dt in DTYPES
-        for c in (False, True)
-    ]
 
 
 def _compile(job: dict) -> dict:
     return compile_one(**job)
 
 
-def parse_only(text: str) -> dict:
-    """`target:d:dtype:causal|full:kernel` as a job."""
+def parse_only(text: str) -> list[dict]:
+    """`target:d:dtype:causal|full:kernel` as the jobs of that kernel (every tile)."""
     target, d, dtype, mask, kernel = text.split(":")
     if target not in TARGETS or dtype not in DTYPES or kernel not in KERNELS:
         raise SystemExit(f"--only {text!r}: expected target:d:dtype:causal|full:kernel")
-    return dict(target=target, d=int(d), dtype=dtype, causal=mask == "causal", kernel=kernel)
+    config = dict(target=target, d=int(d), dtype=dtype, causal=mask == "causal")
+    return [j for j in jobs_for(config) if j["kernel"] == kernel]
 
 
 def run(quick: bool, workers: int = 2, only: list[dict] | None = None) -> list[dict]:
     """Compile every kernel of every configuration (the preprocess kernel once per causal pair)
     in `workers` processes, or just the `only` jobs; rows in job order."""
     jobs = only or [
-        {**c, "kernel": kernel}
+        j
         for c in configurations(quick)
-        for kernel in KERNELS
-        if not (kernel == "bwd_preprocess" and c["causal"] and not quick)  # causal-free
+        for j in jobs_for(c, preprocess=quick or not c["causal"])  # the preprocess: causal-free
     ]
     with ProcessPoolExecutor(workers) as pool:
         rows = []
@@ -196,14 +177,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help=f"JSON path (default {RESULTS}, full run only)")
     parser.add_argument("--only", action="append", type=parse_only, help="one kernel (repeatable)")
     args = parser.parse_args(argv)
-    rows = run(args.quick, only=args.only)
+    only = [job for jobs in args.only for job in jobs] if args.only else None
+    rows = run(args.quick, only=only)
     out = args.out or (None if args.quick or args.only else RESULTS)
     if out is not None:
         report = {
             "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "versions": {"triton": triton.__version__, "torch": torch.__version__},
             "targets": {
-                k: {"cc": cc, "shared_limit": s, "devices": dev}
+                k: {"cc": 10 * cc[0] + cc[1], "shared_limit": s, "devices": dev}
                 for k, (cc, s, dev) in TARGETS.items()
             },
             "method": __doc__.split("\n\n", 2)[2].strip(),

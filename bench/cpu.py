@@ -3,7 +3,9 @@
     python -m bench.cpu            # the full run (minutes); writes bench/results/cpu.json
     python -m bench.cpu --quick    # tiny sizes, a smoke test; prints only, unless --out
 
-Each (N, heads) configuration runs in a fresh subprocess. Inside it the contenders are
+First the default call's tile budget is calibrated on this machine (snippets/kernels/
+cpu_tiles.py; recorded as tile_calibration, with the CPU model and its L2 per core). Each
+(N, heads) configuration then runs in a fresh subprocess. Inside it the contenders are
 interleaved (tiled, tiled_square, sdpa, tiled, ...; then reference, sdpa, reference, ...),
 since timings on shared machines drift by up to 2.5x. "tiled" is the default call,
 "tiled_square" the square tiles hand-tuned before the kernel chose its own. Reported per
@@ -37,7 +39,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-from snippets.kernels import online_softmax, reference
+from snippets.kernels import cpu_tiles, online_softmax, reference
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "cpu.json"
@@ -241,24 +243,25 @@ def measure(N: int, H: int, rounds: int, quiet: float = QUIET) -> dict:
 
 def exp_over_exp2(rounds: int = 31, shape: tuple[int, int] = (1024, 512)) -> float:
     """Median time ratio torch.exp / torch.exp2 on a float32 tile of differences of scores
-    (what the tiled kernel exponentiates), the two interleaved."""
+    (what the tiled kernel exponentiates), the two interleaved, each first in every other
+    round (whichever runs first pays for bringing the tile into the cache)."""
     x = -30 * torch.rand(shape, generator=torch.Generator().manual_seed(0))
     ratios = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        torch.exp(x)
-        middle = time.perf_counter()
-        torch.exp2(x)
-        ratios.append((middle - start) / (time.perf_counter() - middle))
+    for i in range(rounds):
+        seconds = {}
+        for fn in (torch.exp, torch.exp2) if i % 2 == 0 else (torch.exp2, torch.exp):
+            start = time.perf_counter()
+            fn(x)
+            seconds[fn] = time.perf_counter() - start
+        ratios.append(seconds[torch.exp] / seconds[torch.exp2])
     return round(statistics.median(ratios), 2)
 
 
 # ----------------------------------------------------------------------------- driver
 def _machine() -> dict:
-    cpuinfo = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
-    model = re.search(r"^model name\s*:\s*(.+)$", cpuinfo, re.M)
     return {
-        "cpu": model.group(1).strip() if model else platform.processor(),
+        "cpu": cpu_tiles.cpu_model(),
+        "l2_per_core_bytes": cpu_tiles.l2_cache_bytes(),
         "cores": os.cpu_count(),
         "torch_threads": torch.get_num_threads(),
         "memory_gib": round(_proc_kib("MemTotal", "/proc/meminfo") / 2**20, 1),
@@ -338,13 +341,23 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     configs = QUICK_CONFIGS if args.quick else CONFIGS
+    env = dict(os.environ)
+    if args.quick:  # a smoke test times nothing it keeps: the static tile rule
+        env["ATTENTION_TILE_BUDGET"] = "static"
+        calibration = None
+    else:  # the default call's tiles, calibrated on this machine now (and cached for workers)
+        wait_for_quiet()
+        env.pop("ATTENTION_TILE_BUDGET", None)
+        calibration = cpu_tiles.calibrate()
+        cpu_tiles.save_calibration(calibration)
+        print(f"tile budget: {calibration['budget_bytes'] / MiB:g} MiB {calibration}", flush=True)
     results = []
     for N, H in configs:
         rounds = 2 if args.quick else rounds_for(N)
         quiet_before = None if args.quick else wait_for_quiet()
         quiet = 1.0 if args.quick else QUIET  # a smoke test keeps every round
         cmd = [sys.executable, "-m", "bench.cpu", "--worker", f"{N},{H},{rounds},{quiet}"]
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
         if proc.returncode != 0:
             raise SystemExit(f"worker for N={N}, H={H} failed:\n{proc.stderr}")
         results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
@@ -361,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": _machine(),
         "settings": {"dtype": "float32", "d": D, "batch": BATCH, "quick": args.quick},
+        "tile_calibration": calibration,
         "method": __doc__.split("\n\n", 2)[2].strip(),
         "results": results,
         "targets": _targets(results),

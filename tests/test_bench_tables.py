@@ -1,16 +1,16 @@
-"""The benchmarks page shows exactly what bench/results/cpu.json holds, and judges targets right."""
+"""The kernel pages show exactly what bench/results/ holds, say which kernel and which machine
+it is from, and judge the targets right."""
 
 import pytest
 
 from attention_site import bench_tables
-from bench import report
 from bench.cpu import MEMORY_TARGET, MEMORY_TARGET_N, TIME_TARGET, TIME_TARGET_MIN_N
-from snippets.figures import bench_cpu
+from snippets.figures import bench_cpu, bench_results
 
 
 @pytest.fixture(scope="module")
 def results():
-    data = report.load("cpu")
+    data = bench_results.load("cpu")
     assert data is not None, "bench/results/cpu.json must be committed: run `make bench`"
     return data
 
@@ -22,13 +22,24 @@ def test_results_say_when_where_and_how(results):
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_cpu_table_has_a_row_per_measured_configuration(results, lang):
+def test_cpu_table_has_a_row_per_measured_configuration_with_its_range(results, lang):
     table = bench_tables.cpu_table(lang)
-    for r in results["results"]:
-        c = r["contenders"]
+    assert results["machine"]["cpu"] in table  # which CPU the figures are from
+    for row, raw in zip(bench_results.cpu_rows(results), results["results"], strict=True):
+        c = raw["contenders"]
         tiled, square = c["tiled"]["ratio_to_sdpa"], c["tiled_square"]["ratio_to_sdpa"]
-        assert f"| {r['N']} | {r['heads']} |" in table
-        assert f"| {tiled:.2f}× | {square:.2f}× |" in table
+        lo, hi = row["tiled_range"]
+        assert f"| {raw['N']} | {raw['heads']} |" in table
+        assert f"| {tiled:.2f}× ({lo:.2f}–{hi:.2f}) | {square:.2f}× |" in table
+        assert lo <= tiled <= hi
+
+
+def test_the_cpu_s_l2_is_said_when_recorded_and_its_absence_when_not(results, monkeypatch):
+    assert "not recorded" in bench_tables.cpu_machine("en")  # the committed run predates it
+    machine = {**results["machine"], "cpu": "Intel(R) Xeon(R)", "l2_per_core_bytes": 2**21}
+    monkeypatch.setattr(bench_tables, "load", lambda name: {**results, "machine": machine})
+    assert bench_tables.cpu_machine("en") == "Intel(R) Xeon(R) (L2 2 MiB per core)"
+    assert "每核 L2 2 MiB" in bench_tables.cpu_table("zh")
 
 
 def test_the_exp_ratio_on_the_page_is_the_measured_one(results):
@@ -37,7 +48,7 @@ def test_the_exp_ratio_on_the_page_is_the_measured_one(results):
 
 
 def test_rows_are_the_json_numbers(results):
-    rows = report.cpu_rows(results)
+    rows = bench_results.cpu_rows(results)
     assert [(r["N"], r["heads"]) for r in rows] == [
         (r["N"], r["heads"]) for r in results["results"]
     ]
@@ -47,10 +58,12 @@ def test_rows_are_the_json_numbers(results):
 
 
 def test_targets_verdict_matches_the_rows(results):
-    rows = report.cpu_rows(results)
+    rows = bench_results.cpu_rows(results)
     timed = [r for r in rows if r["N"] >= TIME_TARGET_MIN_N]
     met = sum(r["tiled_ratio"] <= TIME_TARGET for r in timed)
-    assert f"met in {met} of {len(timed)} configurations" in bench_tables.cpu_targets("en")
+    text = bench_tables.cpu_targets("en")
+    assert f"met in {met} of {len(timed)} configurations" in text
+    assert f"{max(r['tiled_range'][1] for r in timed):.2f}×" in text
     share = [
         r["peak_mib"][1] / r["peak_mib"][0]
         for r in rows
@@ -60,19 +73,13 @@ def test_targets_verdict_matches_the_rows(results):
 
 
 def test_figure_plots_the_same_rows(results):
-    assert bench_cpu.data() == report.cpu_rows(results)
-
-
-def test_gpu_table_says_so_when_there_are_no_gpu_results(monkeypatch):
-    monkeypatch.setattr(bench_tables, "load", lambda name: None)
-    assert "make bench-gpu" in bench_tables.gpu_table("en")
-    assert "make bench-gpu" in bench_tables.gpu_table("zh")
+    assert bench_cpu.data() == bench_results.cpu_rows(results)
 
 
 def test_what_the_page_says_about_the_tiled_kernel_holds(results):
     # "for a given number of heads its time comes closer to SDPA's as N grows, and from
     # N = 4096 on its own tiles are faster than the square ones tuned by hand"
-    rows = report.cpu_rows(results)
+    rows = bench_results.cpu_rows(results)
     for heads in {r["heads"] for r in rows}:
         ratios = [
             r["tiled_ratio"] for r in sorted(rows, key=lambda r: r["N"]) if r["heads"] == heads
@@ -81,78 +88,103 @@ def test_what_the_page_says_about_the_tiled_kernel_holds(results):
     assert all(r["tiled_ratio"] < r["square_ratio"] for r in rows if r["N"] >= 4096)
 
 
-def _gpu_report(triton: float, sdpa: float, flash: float, N: int = 4096) -> dict:
-    row = dict(dtype="bfloat16", d=64, causal=True, N=N, status="ok")
-    results = []
+# ----------------------------------------------------------------------------- GPU
+def _gpu_report(triton_ms: float, sdpa_ms: float, kernel: str | None = None, N: int = 4096):
+    """A run in bench.gpu's format: bf16, d = 64, causal, one N, SDPA and the Triton kernel
+    timed over three rounds, cuDNN unsupported."""
+    B, H = 4, 32
+    shape = dict(dtype="bfloat16", d=64, causal=True, N=N, batch=B, heads=H)
+    rows = []
     for mode in ("fwd", "fwd+bwd"):
-        results += [
-            {**row, "mode": mode, "provider": "triton", "tflops": triton, "executed_tflops": 1.5},
-            {**row, "mode": mode, "provider": "sdpa", "tflops": sdpa},
-            {**row, "mode": mode, "provider": "sdpa-flash", "tflops": flash},
-            {**row, "mode": mode, "provider": "sdpa-cudnn", "status": "unsupported: RuntimeError."},
-        ]
+        for provider, ms in (("triton", triton_ms), ("sdpa", sdpa_ms)):
+            row = {**shape, "mode": mode, "provider": provider, "status": "ok", "ms": ms}
+            row.update(times_ms=[ms] * 3, spread=0.01)
+            if provider == "triton":
+                row["ratio_to_sdpa"] = {"median": sdpa_ms / ms, "q1": 0.9, "q3": 1.1}
+            rows.append(row)
+        rows.append({**shape, "mode": mode, "provider": "sdpa-cudnn", "status": "unsupported: X."})
     machine = {"gpu": "a GPU", "torch": "2.11", "cuda": "13.0", "triton": "3.6"}
-    return {"date": "2026-11-30T00:00:00+00:00", "machine": machine, "results": results}
+    fingerprint = kernel or bench_results.kernel_fingerprint()
+    return {"date": "2026-12-02T00:00:00+00:00", "machine": machine, "results": rows,
+            "kernel": {"ast_sha256": fingerprint}}  # fmt: skip
 
 
-def test_gpu_table_has_a_row_per_configuration_and_says_what_was_not_timed(monkeypatch):
-    report_ = _gpu_report(triton=123.45, sdpa=200.0, flash=100.0)
-    monkeypatch.setattr(bench_tables, "load", lambda name: report_ if name == "gpu" else None)
+def _serve(monkeypatch, **files):
+    monkeypatch.setattr(bench_tables, "load", lambda name: files.get(name))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_without_a_run_of_this_kernel_the_pages_say_so_and_give_the_command(monkeypatch, lang):
+    _serve(monkeypatch)
+    for value in (bench_tables.gpu_table, bench_tables.gpu_targets, bench_tables.tiles_table):
+        assert "python3 -m bench." in value(lang)
+
+
+def test_gpu_table_has_a_row_per_shape_in_flashattention_s_count(monkeypatch):
+    _serve(monkeypatch, gpu=_gpu_report(triton_ms=2.0, sdpa_ms=1.0))
     table = bench_tables.gpu_table("en")
-    assert "| bf16 | 64 | ✓ | 4096 | fwd | 123 (2) | 200 | 100 | – | – | 0.62× |" in table
-    assert "not timed: sdpa-cudnn, bfloat16: unsupported: RuntimeError." in table
+    flops = bench_results.attention_flops(4, 32, 4096, 4096, 64, causal=True, mode="fwd")
+    triton, sdpa = flops / 2e-3 / 1e12, flops / 1e-3 / 1e12
+    row = f"| bf16 | 64 | ✓ | 4096 | 4×32 | fwd | {triton:.0f} (1.0%) | {sdpa:.0f} | – | – | – |"
+    assert row + " 0.50× (0.90–1.10) |" in table
+    assert "not timed: sdpa-cudnn, bfloat16: unsupported: X." in table
     assert "CUDA 13.0" in table and "a GPU" in bench_tables.gpu_table("zh")
+    assert "earlier version" not in table
 
 
-@pytest.mark.parametrize(("triton", "met"), [(210.0, 1), (150.0, 0)])
-def test_gpu_targets_are_judged_from_the_rows(monkeypatch, triton, met):
-    # forward target 1.0x and forward+backward 0.8x SDPA: 210/200 meets both, 150/200 neither
-    report_ = _gpu_report(triton=triton, sdpa=200.0, flash=100.0)
-    monkeypatch.setattr(bench_tables, "load", lambda name: report_ if name == "gpu" else None)
+def test_a_run_of_an_earlier_kernel_source_is_said_to_be_one(monkeypatch):
+    _serve(monkeypatch, gpu=_gpu_report(triton_ms=2.0, sdpa_ms=1.0, kernel="0123abcd"))
+    assert "earlier version of the kernel's source (syntax-tree hash 0123abcd" in (
+        bench_tables.gpu_table("en")
+    )
+    assert "python3 -m bench.gpu" in bench_tables.gpu_targets("en")  # no verdict from it
+
+
+@pytest.mark.parametrize(("triton_ms", "met"), [(0.9, 2), (1.1, 1), (2.0, 0)])
+def test_gpu_targets_are_judged_from_the_rows(monkeypatch, triton_ms, met):
+    # forward >= 1.0x and forward+backward >= 0.8x SDPA: 0.9 ms against 1.0 meets both,
+    # 1.1 ms (0.91x) only the second, 2.0 ms (0.5x) neither
+    _serve(monkeypatch, gpu=_gpu_report(triton_ms=triton_ms, sdpa_ms=1.0))
     text = bench_tables.gpu_targets("en")
-    assert text.count(f"met in {met} of 1 configurations") == 2
-    assert f"forward {triton / 100:.2f}× to {triton / 100:.2f}×" in text
+    hits = [line for line in text.splitlines() if "met in 1 of 1" in line]
+    assert len(hits) == met
+    assert f"from {1 / triton_ms:.2f}× to {1 / triton_ms:.2f}×" in text
 
 
-def _tiles_report(default_tflops: float, repeat_tflops: float, other_tflops: float) -> dict:
-    def row(config: dict, tflops: float, default: bool = False) -> dict:
-        timing = {"ms": 1.0, "tflops": tflops}
-        return dict(d=64, N=4096, default=default, config=config, fwd=timing, **{"fwd+bwd": timing})
-
-    mine, other = {"BLOCK_M": 128}, {"BLOCK_M": 64}
-    rows = [row(mine, default_tflops, True), row(mine, repeat_tflops), row(other, other_tflops)]
-    return {"results": rows}
-
-
-@pytest.mark.parametrize(("other", "beaten"), [(104.0, False), (110.0, True)])
-def test_tiles_verdict_says_whether_a_candidate_beat_the_default_beyond_the_spread(
-    monkeypatch, other, beaten
-):
-    # the default timed 100 and 105: a 5 % spread; 104 is within it, 110 beats it
-    report_ = _tiles_report(100.0, 105.0, other)
-    monkeypatch.setattr(bench_tables, "load", lambda name: report_ if name == "tiles" else None)
-    text = bench_tables.tiles_verdict("en")
-    assert f"ran {other - 100:.1f}% faster than the default tiles" in text
-    assert ("beyond the run-to-run spread" in text) is beaten
-    assert ("none beat them" in text) is not beaten
-    assert "up to 5.0%" in text
+def test_the_previous_run_is_recomputed_in_flashattention_s_count_and_labelled():
+    previous = bench_results.load(bench_results.PREVIOUS_GPU)
+    rows = bench_results.gpu_rows(previous)
+    raw = next(
+        r
+        for r in previous["results"]
+        if (r["provider"], r["mode"], r["N"], r["d"], r["causal"], r["dtype"])
+        == ("triton", "fwd+bwd", 16384, 128, False, "bfloat16")
+    )
+    row = next(
+        r
+        for r in rows
+        if (r["mode"], r["N"], r["d"], r["causal"], r["dtype"])
+        == ("fwd+bwd", 16384, 128, False, "bfloat16")
+    )
+    assert row["triton"] == pytest.approx(raw["tflops"] * 7 / 6, rel=2e-3)  # 2 + 5 against 2 + 4
+    text = bench_tables.gpu_previous_table("en")
+    assert "previous kernel" in text and previous["date"][:10] in text and "H200" in text
+    assert "do_bench(warmup=10, rep=50)" in text
 
 
-def test_one_fast_timing_alone_does_not_beat_the_default_tiles():
-    # 15 % faster at one N and 13 % slower at the other: about even over both, within 5 %
-    timing = lambda tflops: {"ms": 1.0, "tflops": tflops}  # noqa: E731
-    rows = [
-        dict(d=64, N=N, default=i == 0, config=cfg, fwd=timing(t), **{"fwd+bwd": timing(t)})
-        for N, times in ((4096, (100.0, 105.0, 115.0)), (16384, (100.0, 100.0, 87.0)))
-        for i, (cfg, t) in enumerate(zip(({"M": 128}, {"M": 128}, {"M": 64}), times, strict=True))
-    ]
-    best, spread = report.tile_margins({"results": rows}, 64)
-    assert best == pytest.approx((1.15 * 0.87) ** 0.5 - 1) and spread == pytest.approx(0.05)
-    assert report.tiles_unbeaten({"results": rows}, 64)
+def test_the_previous_tile_sweep_is_read_shape_by_shape():
+    findings = bench_results.previous_tile_findings(
+        bench_results.load(bench_results.PREVIOUS_TILES)
+    )
+    assert len(findings) == 8  # two head sizes, two N, two modes
+    table = bench_tables.tiles_previous_table("en")
+    for f in findings:
+        assert f"| {100 * f['spread']:.1f}% |" in table and f"{100 * f['margin']:+.1f}%" in table
 
 
-def test_a_tile_sweep_without_a_repeated_default_is_an_error():
-    report_ = _tiles_report(100.0, 105.0, 110.0)
-    report_["results"][1]["config"] = {"BLOCK_M": 32}  # the repeat is gone
-    with pytest.raises(ValueError, match="did not time the default tiles twice"):
-        report.tile_margins(report_, 64)
+def test_the_page_says_how_the_default_tiles_of_the_cpu_run_were_chosen(results, monkeypatch):
+    assert "before the tiles were calibrated" in bench_tables.cpu_provenance("en")
+    calibrated = {**results, "tile_calibration": {"budget_bytes": 8 * 2**20}}
+    monkeypatch.setattr(bench_tables, "load", lambda name: calibrated)
+    assert "calibrated on it (a budget of 8 MiB" in bench_tables.cpu_provenance("en")
+    assert "8 MiB" in bench_tables.cpu_provenance("zh")

@@ -1,15 +1,16 @@
 """What the kernel pages say about measured and compiled results, held to the committed data.
 
 docs/{en,zh}/kernels/benchmarks.md states claims about bench/results/cpu.json that its
-tables render but its code blocks do not print; docs/{en,zh}/kernels/triton.md states one
-about bench/results/compile.json; docs/{en,zh}/kernels/online-softmax.md says that the
-attention kernels never start a query tile with a fully masked key tile. Re-measuring or
-re-compiling can change the data: then these tests say which sentence to update.
+tables render but its code blocks do not print; docs/{en,zh}/kernels/triton.md states some
+about bench/results/compile*.json and the previous kernel's tile sweep;
+docs/{en,zh}/kernels/online-softmax.md says that the attention implementations never start a
+query tile with a fully masked key tile. Re-measuring or re-compiling can change the data:
+then these tests say which sentence to update.
 """
 
 import pytest
 
-from bench import report
+from snippets.figures import bench_results as report
 from snippets.kernels import online_softmax
 
 FLOAT32_BYTES = 4
@@ -65,15 +66,26 @@ def test_the_tiled_kernel_memory_grows_far_more_slowly_than_the_reference(rows):
 
 
 def test_the_float32_kernels_spill_registers_on_every_target():
-    # triton.md: "The float32 kernels, whose products are tf32x3, spill too." (Which 16-bit
-    # kernels spill is generated from the same tables, and tests/kernels/test_compile.py
-    # accepts those only where the GPU timed them fastest.)
+    # triton.md: "The float32 kernels, whose products are tf32x3, spill." (That no 16-bit
+    # kernel does is generated from the same tables and held by tests/kernels/test_compile.py.)
     for name in ("compile", "compile-triton-3.6"):
         data = report.load(name)
         assert data is not None, f"bench/results/{name}.json must be committed"
         for target in data["targets"]:
             rows = [r for r in data["results"] if r["target"] == target]
             assert any(r["dtype"] == "float32" and r["spill_bytes"] for r in rows), (name, target)
+
+
+def test_only_at_d_128_and_n_16384_did_other_tiles_beat_the_previous_default_beyond_the_spread():
+    # triton.md: "Only at d = 128 and N = 16384 did other tiles beat the default by more than
+    # that shape's own spread, in both modes, and both times with 128 × 128 forward tiles."
+    findings = report.previous_tile_findings(report.load(report.PREVIOUS_TILES))
+    beyond = [f for f in findings if f["margin"] > f["spread"]]
+    assert {(f["d"], f["N"]) for f in beyond} == {(128, 16384)}
+    assert {f["mode"] for f in beyond} == {"fwd", "fwd+bwd"}
+    assert all((f["best"]["BLOCK_M"], f["best"]["BLOCK_N"]) == (128, 128) for f in beyond)
+    # "the default, timed first, was slower in its repeat in every forward+backward pair"
+    assert all(f["repeat_slower"] for f in findings if f["mode"] == "fwd+bwd")
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -89,3 +101,28 @@ def test_every_query_tile_starts_with_the_key_tile_of_key_0(causal, N_q, N_k, bl
         firsts.setdefault(q0, k0)
     assert sorted(firsts) == list(range(0, N_q, block_q))
     assert set(firsts.values()) == {0}
+
+
+def test_the_previous_kernel_s_hopper_numbers_the_triton_page_gives():
+    # triton.md: "at d = 128 its forward used 255 registers for each of 256 threads, which fills
+    # a multiprocessor's 64 K registers ... with Triton 3.6 its d = 128 backward spilled up to
+    # 2,536 bytes per thread"
+    previous = report.load("previous-compile-triton-3.6")
+    assert previous["versions"]["triton"] == "3.6.0"
+    rows = [r for r in previous["results"] if r["target"] == "sm_90" and r["d"] == 128]
+    forward = [r for r in rows if r["kernel"] == "fwd" and r["dtype"] != "float32"]
+    assert {(r["registers"], 32 * r["num_warps"]) for r in forward} == {(255, 256)}
+    assert 255 * 256 <= 64 * 1024 < 2 * 255 * 256  # room for one program
+    backward = [r for r in rows if r["kernel"].startswith("bwd") and r["dtype"] != "float32"]
+    assert max(r["spill_bytes"] for r in backward) == 2536
+
+
+def test_sdpa_s_default_call_ran_about_as_fast_as_forced_cudnn_on_the_h200():
+    # triton.md: "SDPA's default call, which on the H200 of these measurements runs cuDNN
+    # (forcing cuDNN gives about the same times)"; and "16 × 32 pairs at N = 1024, d = 64"
+    from bench.gpu import shape_for
+
+    rows = report.gpu_rows(report.load(report.PREVIOUS_GPU))
+    ratios = [r["sdpa"] / r["sdpa-cudnn"] for r in rows if r["dtype"] != "float32"]
+    assert ratios and all(0.85 <= x <= 1.15 for x in ratios), (min(ratios), max(ratios))
+    assert shape_for(1024, 64) == (16, 32)

@@ -4,7 +4,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from bench import report
+from snippets.figures import bench_results
 from snippets.figures.style import REFERENCE, SERIES, new_figure
 
 LABELS = {
@@ -29,10 +29,10 @@ LABELS = {
 
 def data() -> list[dict]:
     """The measured rows of bench/results/cpu.json."""
-    results = report.load("cpu")
+    results = bench_results.load("cpu")
     if results is None:
         raise FileNotFoundError("bench/results/cpu.json is missing: run `make bench`")
-    return report.cpu_rows(results)
+    return bench_results.cpu_rows(results)
 
 
 def draw(lang: str) -> Figure:

@@ -1,5 +1,5 @@
-"""What every attention kernel shares, written once: the input checks, the base-2 constants
-and the dtype tiles accumulate in.
+"""What every attention implementation shares, written once: the input checks, the base-2
+constants, the dtype tiles accumulate in and which O the backward pass reads.
 
 Convention, shared with ``torch.nn.functional.scaled_dot_product_attention`` as far as it
 goes: q is (B, H, N_q, d), k and v are (B, H, N_k, d); ``causal`` (SDPA's ``is_causal``) lets
@@ -22,6 +22,19 @@ LN2 = math.log(2)  # ln(2): a base-2 log-sum-exp times LN2 is the natural one
 def acc_dtype(dtype: torch.dtype) -> torch.dtype:
     """The dtype tiles accumulate in: float64 for float64 inputs, float32 for the rest."""
     return torch.float64 if dtype == torch.float64 else torch.float32
+
+
+# With a 16-bit O, D_i = rowsum(dO * O) carries O's rounding into every dS_ij of its row,
+# weighted by P_ij. Where only a few query rows exist, those few roundings decide the error of
+# dQ and dK alone: the rule of twice SDPA's error failed in 11 of 1500 random problems
+# with N_q <= 8 (none above; tests/kernels/test_accuracy.py). There the float32 O is kept.
+FP32_O_MAX_ROWS = 16
+
+
+def keeps_fp32_O(dtype: torch.dtype, N_q: int, needs_grad: bool) -> bool:
+    """Whether a forward pass saves O in float32 for the backward: 16-bit inputs, at most
+    FP32_O_MAX_ROWS query rows, and a backward pass to come. Else it saves the output itself."""
+    return needs_grad and dtype in (torch.float16, torch.bfloat16) and N_q <= FP32_O_MAX_ROWS
 
 
 def check_attention_inputs(

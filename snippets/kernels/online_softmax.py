@@ -16,11 +16,15 @@ ICLR 2024, Algorithms 1 and 2): D_i = rowsum(dO * O), dV += P^T dO, dP = dO V^T,
 dS = P * (dP - D) (the gradient of the logits), dQ += dS K * scale, dK += dS^T Q * scale.
 
 Like the Triton kernel, the tiles call exp2: exp(scale * x) = exp2(c * x) with c = scale *
-log2(e). On the CPU of bench/results/cpu.json, torch.exp2 is the faster call (exp_over_exp2
-in bench/cpu.py measures it). The scores S = Q K^T are kept unscaled, m_i and lse in the
-same units (P = exp2((S - m) * c), lse = m_i + log2(l_i) / c), and c multiplies only the
-differences S - m, which are small: scaling the scores first would round numbers as large as
-the logits before m is subtracted (see the kernel pages).
+log2(e). On the AMD EPYC of bench/results/cpu.json torch.exp2 was the faster call; how much
+depends on the CPU (exp_over_exp2 in bench/cpu.py measures it). The scores S = Q K^T are kept
+unscaled, m_i and lse in the same units (P = exp2((S - m) * c), lse = m_i + log2(l_i) / c),
+and c multiplies only the differences S - m, which are small: scaling the scores first would
+round numbers as large as the logits before m is subtracted (see the kernel pages).
+
+Without block sizes the query tiles follow a budget of bytes for one step's scores, measured
+on this machine once (cpu_tiles.py). The backward reads O as the caller got it, except for
+very short query sequences in 16 bits (keeps_fp32_O).
 
 Causal (query i sees keys j <= i, top-left aligned as in SDPA): tiles entirely above the
 diagonal are skipped, tiles entirely below it run unmasked, only diagonal tiles are masked.
@@ -31,15 +35,16 @@ Tiles are computed in float32 (float64 for float64 inputs); lse is returned in t
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import torch
 
+from snippets.kernels import cpu_tiles
 from snippets.kernels._common import (
     LOG2E,
     acc_dtype,
     check_attention_inputs,
     check_block_size,
+    keeps_fp32_O,
 )
 
 
@@ -96,38 +101,23 @@ def tile_schedule(
     ]
 
 
-def l2_cache_bytes() -> int:
-    """The L2 cache of one core, as Linux reports it (1 MiB where the OS does not say)."""
-    # os.sysconf has no cache sizes on most builds; Linux lists each cache level in sysfs.
-    for index in Path("/sys/devices/system/cpu/cpu0/cache").glob("index*"):
-        try:
-            if (index / "level").read_text().strip() == "2":
-                size = (index / "size").read_text().strip()  # e.g. "1024K"
-                unit = {"K": 2**10, "M": 2**20}.get(size[-1], 1)
-                return int(size.rstrip("KM")) * unit
-        except (OSError, ValueError):
-            break
-    return 2**20
-
-
 def default_blocks(
-    batch_heads: int, N_q: int, N_k: int, l2_bytes: int | None = None, threads: int | None = None
+    batch_heads: int, N_q: int, N_k: int, budget: int | None = None
 ) -> tuple[int, int]:
     """(block_q, block_k) when the caller gives none: key tiles of 512, and query tiles as
     tall as they can be while the float32 scores of one step, over all batch * heads, take at
-    most twice the L2 cache of torch's threads together.
+    most `budget` bytes (this machine's, cpu_tiles.score_budget, if not given).
 
     Each step costs Python the same number of torch calls whatever its tiles (counted on the
     kernel page): tall tiles make few steps and large matrix products, until the tile of
     scores, read and written several times per step, no longer stays in cache. Blocks are
-    powers of 2, at least 16, and no longer than the sequence needs. l2_bytes (per core) and
-    threads default to this machine's.
+    powers of 2, at least 16, and no longer than the sequence needs.
     """
-    budget = 2 * (l2_bytes or l2_cache_bytes()) * (threads or torch.get_num_threads())
+    budget = cpu_tiles.score_budget() if budget is None else budget
     block_k = min(512, _power_of_2_above(N_k))
     block_q = 16
     while block_q < _power_of_2_above(N_q) and batch_heads * 2 * block_q * block_k * 4 <= budget:
-        block_q *= 2
+        block_q *= 2  # the doubled tile still fits
     return block_q, block_k
 
 
@@ -139,8 +129,8 @@ def _power_of_2_above(n: int) -> int:
 def _matmul_into(buffer: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """a @ b written into `buffer` when it has the right shape (every full tile), else anew.
 
-    Allocating a fresh tile of scores at every step costs page faults and allocator work
-    that a buffer reused for the whole call does not."""
+    Allocating a fresh tile of scores at every step can cost page faults and allocator work
+    that a buffer reused for the whole call does not (not measured apart)."""
     if buffer.shape == (*a.shape[:-1], b.shape[-1]):
         return torch.matmul(a, b, out=buffer)
     return a @ b
@@ -160,8 +150,6 @@ def _forward(Q, K, V, causal: bool, scale: float, block_q: int, block_k: int):
     N_k = K.shape[-2]
     acc = acc_dtype(Q.dtype)
     c = scale * LOG2E  # exp(scale * x) = exp2(c * x), applied to differences of scores only
-    # O stays in acc for the backward: an error in D_i = rowsum(dO * O) enters dS weighted by
-    # P, which is large in rows that see few keys, so a 16-bit O's rounding would reach dK.
     O = torch.empty(Q.shape, dtype=acc, device=Q.device)  # (B, H, N_q, d)
     lse = torch.empty(B, H, N_q, dtype=acc, device=Q.device)  # (B, H, N_q)  unscaled units
     tile = torch.empty(B, H, block_q, block_k, dtype=acc, device=Q.device)  # S, then P
@@ -194,7 +182,7 @@ def _backward(Q, K, V, O, lse, dO, dlse, causal: bool, scale: float, block_q, bl
     acc = lse.dtype
     c = scale * LOG2E  # as in the forward; lse is in unscaled units
     # D_i = rowsum(dO * O); a gradient on lse adds P * dlse to dS, i.e. subtracts it from D.
-    D = (dO.to(acc) * O.to(acc)).sum(dim=-1)  # (B, H, N_q)
+    D = (dO.to(acc) * O.to(acc)).sum(dim=-1)  # (B, H, N_q)  O as the forward saved it
     if dlse is not None:
         D = D - dlse.to(acc)
     dQ = torch.zeros(Q.shape, dtype=acc, device=Q.device)  # (B, H, N_q, d)
@@ -225,12 +213,16 @@ def _backward(Q, K, V, O, lse, dO, dlse, causal: bool, scale: float, block_q, bl
 # --8<-- [start:autograd]
 class _TiledAttention(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, Q, K, V, causal, scale, block_q, block_k):
+    def forward(ctx, Q, K, V, causal, scale, block_q, block_k, needs_grad):
         O, lse = _forward(Q, K, V, causal, scale, block_q, block_k)  # O in acc
-        ctx.save_for_backward(Q, K, V, O, lse)
+        out = O.to(Q.dtype)
+        # The backward reads the output, as FlashAttention does; a float32 O only where
+        # keeps_fp32_O says (very short query sequences in 16 bits).
+        saved = O if keeps_fp32_O(Q.dtype, Q.shape[-2], needs_grad) else out
+        ctx.save_for_backward(Q, K, V, saved, lse)
         ctx.args = (causal, scale, block_q, block_k)
         ctx.set_materialize_grads(False)
-        return O.to(Q.dtype), lse * scale  # the caller's lse is of the scaled logits
+        return out, lse * scale  # the caller's lse is of the scaled logits
 
     @staticmethod
     def backward(ctx, dO, dlse):
@@ -238,7 +230,7 @@ class _TiledAttention(torch.autograd.Function):
         if dO is None:
             dO = torch.zeros_like(O)
         dQ, dK, dV = _backward(Q, K, V, O, lse, dO, dlse, *ctx.args)
-        return dQ, dK, dV, None, None, None, None
+        return dQ, dK, dV, None, None, None, None, None
 
 
 def attention(
@@ -254,13 +246,17 @@ def attention(
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     """Tiled FlashAttention-2 forward (and backward) in PyTorch: softmax(q k^T * scale) v.
 
-    Without block sizes the tiles follow default_blocks (cache-sized)."""
+    Without block sizes the tiles follow default_blocks (sized for this CPU)."""
     scale = check_attention_inputs(q, k, v, causal=causal, scale=scale)
     B, H, N_q, _ = q.shape
-    default_q, default_k = default_blocks(B * H, N_q, k.shape[-2])
-    block_q = check_block_size("block_q", default_q if block_q is None else block_q)
-    block_k = check_block_size("block_k", default_k if block_k is None else block_k)
-    O, lse = _TiledAttention.apply(q, k, v, causal, scale, block_q, block_k)
+    if block_q is None or block_k is None:
+        default_q, default_k = default_blocks(B * H, N_q, k.shape[-2])
+        block_q = default_q if block_q is None else block_q
+        block_k = default_k if block_k is None else block_k
+    block_q = check_block_size("block_q", block_q)
+    block_k = check_block_size("block_k", block_k)
+    needs_grad = torch.is_grad_enabled() and any(x.requires_grad for x in (q, k, v))
+    O, lse = _TiledAttention.apply(q, k, v, causal, scale, block_q, block_k, needs_grad)
     return (O, lse) if return_lse else O
 
 

@@ -1,6 +1,11 @@
-"""Kernel tests: one deterministic hypothesis profile, so CI draws the same examples."""
+"""Kernel tests: one deterministic hypothesis profile, so CI draws the same examples; the tiled
+implementation's default tiles from the static rule, so that no test times the CPU."""
+
+import os
 
 from hypothesis import HealthCheck, settings
+
+os.environ.setdefault("ATTENTION_TILE_BUDGET", "static")
 
 settings.register_profile(
     "kernels",

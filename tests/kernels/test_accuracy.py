@@ -28,6 +28,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from snippets.kernels import online_softmax, triton_attention
+from snippets.kernels._common import FP32_O_MAX_ROWS
 
 from .support import (
     KERNEL_SETTINGS,
@@ -117,20 +118,17 @@ def test_forward_and_gradients_within_twice_sdpa_error(name, dtype, p):
     assert_within_twice_sdpa_error(KERNELS[name], dtype, p)
 
 
-def test_a_16_bit_O_in_the_backward_breaks_the_rule_where_rows_see_few_keys(monkeypatch):
-    # Why the kernels save O in fp32: rounded to fp16 first, D_i = rowsum(dO * O) carries
-    # O's rounding into dS = P * (dP - D), weighted by P, which is large in rows that see
-    # only one or two keys; with two query rows, the keys they see get their dK from them alone.
-    assert_within_twice_sdpa_error(KERNELS["tiled"], torch.float16, FEW_KEYS)
-    forward = online_softmax._forward
-
-    def forward_16_bit_O(Q, *args):
-        O, lse = forward(Q, *args)  # noqa: E741 (the math's O)
-        return O.to(Q.dtype).to(O.dtype), lse
-
-    monkeypatch.setattr(online_softmax, "_forward", forward_16_bit_O)
+@pytest.mark.parametrize("name", ["tiled", "triton"])
+def test_short_query_sequences_keep_a_float32_O_without_which_the_rule_fails(monkeypatch, name):
+    # Both fast kernels compute D_i = rowsum(dO * O) from the 16-bit output, as FlashAttention
+    # does, except for at most FP32_O_MAX_ROWS query rows (keeps_fp32_O). With two query rows,
+    # the keys they see get their dK from them alone, and a 16-bit O's rounding decides it.
+    assert FEW_KEYS.N_q <= FP32_O_MAX_ROWS
+    assert_within_twice_sdpa_error(KERNELS[name], torch.float16, FEW_KEYS)
+    module = online_softmax if name == "tiled" else triton_attention
+    monkeypatch.setattr(module, "keeps_fp32_O", lambda *_: False)
     with pytest.raises(AssertionError, match="dk: error"):
-        assert_within_twice_sdpa_error(KERNELS["tiled"], torch.float16, FEW_KEYS)
+        assert_within_twice_sdpa_error(KERNELS[name], torch.float16, FEW_KEYS)
 
 
 FAST = [c for c in CASES if c.values[0] != "reference" and c.values[1] != torch.float64]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,8 @@ def test_cpu_benchmark_quick_run_writes_every_measurement(tmp_path):
     report = json.loads(out.read_text())
     assert {"date", "machine", "settings", "results", "targets"} <= report.keys()
     assert report["machine"]["cores"] >= 1 and report["machine"]["torch"] == torch.__version__
+    assert report["machine"]["l2_per_core_bytes"] > 0 and report["machine"]["cpu"]
+    assert report["tile_calibration"] is None  # a smoke test keeps no timing
     assert [(r["N"], r["heads"]) for r in report["results"]] == cpu.QUICK_CONFIGS
     for r in report["results"]:
         assert set(r["contenders"]) == set(cpu.CONTENDERS)
@@ -75,13 +78,7 @@ def test_cpu_benchmark_targets_are_judged_from_the_measurements():
     assert memory_target["not_evaluated"]  # H=8 ran the reference head by head
 
 
-def test_causal_pairs_counts_the_lower_triangle_top_left_aligned():
-    for N_q, N_k in [(1, 1), (4, 4), (3, 7), (7, 3), (128, 64)]:
-        want = int(torch.ones(N_q, N_k).tril().sum())
-        assert gpu.causal_pairs(N_q, N_k) == want
-
-
-def test_forward_flops_are_what_torch_counts_for_the_reference():
+def test_forward_flops_are_what_torch_counts_for_the_reference_and_half_if_causal():
     from torch.utils.flop_counter import FlopCounterMode
 
     from snippets.kernels import reference
@@ -89,29 +86,28 @@ def test_forward_flops_are_what_torch_counts_for_the_reference():
     q = torch.randn(2, 3, 128, 64)
     with FlopCounterMode(display=False) as counter:
         reference.attention(q, q, q)
-    fwd = gpu.USEFUL_MATMULS["fwd"]
-    assert gpu.attention_flops(2, 3, 128, 128, 64, causal=False, matmuls=fwd) == (
-        counter.get_total_flops()
-    )
-    causal = gpu.attention_flops(2, 3, 128, 128, 64, causal=True, matmuls=fwd)
-    assert causal == counter.get_total_flops() * gpu.causal_pairs(128, 128) / 128**2
+    fwd = gpu.attention_flops(2, 3, 128, 128, 64, causal=False, mode="fwd")
+    assert fwd == counter.get_total_flops()
+    assert gpu.attention_flops(2, 3, 128, 128, 64, causal=True, mode="fwd") == fwd / 2
 
 
-def test_useful_backward_flops_are_what_torch_counts_for_the_reference_backward():
+def test_the_backward_counts_its_four_products_and_the_recomputation_of_s():
+    # FlashAttention's convention: backward = 2.5 x forward, i.e. the four products torch
+    # counts for autograd through the reference (2 x forward) plus S recomputed (0.5 x).
     from torch.utils.flop_counter import FlopCounterMode
 
     from snippets.kernels import reference
 
-    q = torch.randn(1, 2, 64, 32, requires_grad=True)
-    out = reference.attention(q, q.detach(), q.detach())
+    q, k, v = (torch.randn(1, 2, 64, 32, requires_grad=True) for _ in range(3))
+    out = reference.attention(q, k, v)
     with FlopCounterMode(display=False) as counter:
         out.backward(torch.ones_like(out))
-    k_and_v_need_no_grad = 2  # of the backward's 4 matmuls, dK and dV were skipped here
-    useful_bwd = gpu.USEFUL_MATMULS["fwd+bwd"] - gpu.USEFUL_MATMULS["fwd"]
-    matmuls = useful_bwd - k_and_v_need_no_grad
-    assert gpu.attention_flops(1, 2, 64, 64, 32, causal=False, matmuls=matmuls) == (
-        counter.get_total_flops()
+    fwd = gpu.attention_flops(1, 2, 64, 64, 32, causal=False, mode="fwd")
+    recompute_s = fwd / 2
+    assert gpu.attention_flops(1, 2, 64, 64, 32, causal=False, mode="bwd") == (
+        counter.get_total_flops() + recompute_s
     )
+    assert gpu.attention_flops(1, 2, 64, 64, 32, causal=False, mode="fwd+bwd") == 3.5 * fwd
 
 
 def test_tflops_converts_milliseconds():
@@ -119,18 +115,58 @@ def test_tflops_converts_milliseconds():
     assert gpu.tflops(1e9, 1.0) == pytest.approx(1.0)
 
 
-def test_gpu_sweep_keeps_tokens_and_width_fixed_and_includes_fp32():
-    configs = gpu.sweep()
-    assert len(configs) == len(gpu.SEQ_LENS) * len(gpu.HEAD_DIMS) * len(gpu.DTYPES) * 2
-    for c in configs:
+def test_gpu_sweep_keeps_tokens_and_width_fixed_and_shuffles_each_dtype_reproducibly():
+    shapes = gpu.sweep()
+    assert len(shapes) == len(gpu.SEQ_LENS) * len(gpu.HEAD_DIMS) * len(gpu.DTYPES) * 2
+    for c in shapes:
         assert c["batch"] * c["N"] == gpu.TOKENS and c["heads"] * c["d"] == gpu.WIDTH
-    assert {c["dtype"] for c in configs} == {"bfloat16", "float16", "float32"}
+    assert [c["dtype"] for c in shapes] == sorted(
+        (c["dtype"] for c in shapes), key=gpu.DTYPES.index
+    )
+    ordered = sorted(shapes, key=lambda c: (c["dtype"], c["d"], c["causal"], c["N"]))
+    assert shapes != ordered and shapes == gpu.sweep() and shapes != gpu.sweep(seed=1)
+    assert {c["dtype"] for c in gpu.sweep(dtypes=("float32",))} == {"float32"}
     assert {c["N"] for c in gpu.sweep(quick=True)} < set(gpu.SEQ_LENS)
 
 
 def test_a_failure_is_a_reason_even_without_a_message():
     assert gpu.reason(ValueError()) == "ValueError"
     assert gpu.reason(RuntimeError("no kernel\nsecond line")) == "RuntimeError: no kernel"
+
+
+def test_spread_is_the_interquartile_range_over_the_median():
+    cell = gpu.summary([1.0, 2.0, 3.0, 4.0, 5.0])
+    assert cell == {"ms": 3.0, "spread": pytest.approx((4.0 - 2.0) / 3.0, abs=1e-4)}
+
+
+def test_rounds_time_every_provider_and_mode_once_each_in_a_fresh_random_order(monkeypatch):
+    calls = []
+
+    class Timer:
+        rounds, warmup = 6, 1
+
+        def __call__(self, fn):
+            fn()
+            return 1.0
+
+    def provider(name):
+        def fn(q, k, v, causal):
+            calls.append(name)
+            return q * k.sum() + v.sum()
+
+        return fn
+
+    fns = {name: provider(name) for name in ("sdpa", "a", "b")}
+    monkeypatch.setattr(gpu, "check", lambda *_: None)
+    monkeypatch.setattr(gpu, "reference", lambda *_: (None, None))
+    shape = gpu.sweep(dry_run=True)[0]
+    rows = gpu.measure_shape(shape, fns, "cpu", Timer(), random.Random(0))
+    warmup = len(fns) * len(gpu.MODES) * Timer.warmup
+    rounds = [calls[warmup + i * 6 : warmup + (i + 1) * 6] for i in range(Timer.rounds)]
+    for r in rounds:  # each provider twice per round: once per mode
+        assert sorted(r) == sorted(list(fns) * 2)
+    assert len({tuple(r) for r in rounds}) > 1, "the order never changed"
+    assert all(len(r["times_ms"]) == Timer.rounds and r["ratio_to_sdpa"] for r in rows)
 
 
 def test_any_exception_of_a_provider_is_reported_and_results_are_written_each_time(
@@ -144,9 +180,9 @@ def test_any_exception_of_a_provider_is_reported_and_results_are_written_each_ti
 
     monkeypatch.setattr(gpu, "providers", lambda: {"boom": boom, "wrong": wrong})
     written = []
-    configs = gpu.sweep(dry_run=True)[:2]
-    rows = gpu.run(configs, "cpu", gpu.cpu_timer, lambda r: written.append(len(r)))
-    assert written == [4, 8]  # after each configuration
+    shapes = gpu.sweep(dry_run=True)[:2]
+    rows = gpu.run(shapes, "cpu", gpu.CpuTimer(), lambda r: written.append(len(r)))
+    assert written == [4, 8]  # after each shape
     assert {r["status"] for r in rows if r["provider"] == "boom"} == {"unsupported: KeyError"}
     assert all(
         r["status"].startswith("check failed: out") for r in rows if r["provider"] == "wrong"
@@ -154,6 +190,8 @@ def test_any_exception_of_a_provider_is_reported_and_results_are_written_each_ti
 
 
 def test_gpu_benchmark_runs_end_to_end_on_the_cpu_in_a_dry_run(tmp_path):
+    from snippets.figures.bench_results import kernel_fingerprint
+
     out = tmp_path / "gpu.json"
     proc = subprocess.run(
         [sys.executable, "-m", "bench.gpu", "--dry-run", "--out", str(out)],
@@ -168,9 +206,9 @@ def test_gpu_benchmark_runs_end_to_end_on_the_cpu_in_a_dry_run(tmp_path):
     assert len(rows) == len(gpu.sweep(dry_run=True)) * len(gpu.providers()) * len(gpu.MODES)
     triton = [r for r in rows if r["provider"] == "triton"]
     assert triton and all(r["status"] == "ok" and r["ms"] > 0 for r in triton)
-    for r in triton:
-        assert (r["executed_tflops"] > r["tflops"]) == (r["mode"] == "fwd+bwd")
-    assert report["settings"]["dry_run"] is True
+    assert all(len(r["times_ms"]) == gpu.DRY_ROUNDS and r["ratio_to_sdpa"] for r in triton)
+    assert report["settings"]["dry_run"] is True and report["settings"]["flops"] == "flashattention"
+    assert report["kernel"]["ast_sha256"] == kernel_fingerprint()
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-CUDA message")
@@ -180,53 +218,47 @@ def test_gpu_benchmark_exits_with_a_clear_message_without_cuda():
 
 
 # ----------------------------------------------------------------- committed GPU measurements
-GPU_RESULTS = json.loads((ROOT / "bench/results/gpu.json").read_text())
-TILE_RESULTS = json.loads((ROOT / "bench/results/tiles.json").read_text())
+PREVIOUS = json.loads((ROOT / "bench/results/gpu-2026-12-01.json").read_text())
+PREVIOUS_TILES = json.loads((ROOT / "bench/results/tiles-2026-12-01.json").read_text())
 
 
-def test_the_committed_gpu_run_is_a_full_sweep_with_every_provider():
-    assert not GPU_RESULTS["settings"]["quick"] and not GPU_RESULTS["settings"]["dry_run"]
-    done = {
-        (r["N"], r["d"], r["dtype"], r["causal"], r["provider"]) for r in GPU_RESULTS["results"]
-    }
+def test_the_previous_gpu_run_is_a_full_sweep_with_every_provider():
+    assert not PREVIOUS["settings"]["quick"] and not PREVIOUS["settings"]["dry_run"]
+    done = {(r["N"], r["d"], r["dtype"], r["causal"], r["provider"]) for r in PREVIOUS["results"]}
+    providers = ("triton", "sdpa", "sdpa-flash", "sdpa-efficient", "sdpa-cudnn")
     want = {
-        (c["N"], c["d"], c["dtype"], c["causal"], p)
-        for c in gpu.sweep()
-        for p in ("triton", "sdpa", "sdpa-flash", "sdpa-efficient", "sdpa-cudnn")
+        (N, d, dt, c, p)
+        for N in gpu.SEQ_LENS
+        for d in gpu.HEAD_DIMS
+        for dt in ("bfloat16", "float16", "float32")
+        for c in (False, True)
+        for p in providers
     }
     assert done == want
 
 
-def test_the_triton_kernel_passed_the_check_in_every_configuration_on_the_gpu():
+def test_the_previous_triton_kernel_passed_the_check_in_every_configuration_on_the_gpu():
     # The Triton page says so; the check is bench.gpu's relative-norm comparison.
-    triton_rows = [r for r in GPU_RESULTS["results"] if r["provider"] == "triton"]
+    triton_rows = [r for r in PREVIOUS["results"] if r["provider"] == "triton"]
     assert triton_rows and all(r["status"] == "ok" and r["tflops"] > 0 for r in triton_rows)
 
 
-def test_the_older_triton_compiled_is_the_one_the_gpu_ran():
+def test_the_gpu_ran_the_older_triton_that_is_compiled_too():
     older = json.loads((ROOT / "bench/results/compile-triton-3.6.json").read_text())
-    assert GPU_RESULTS["machine"]["triton"] == older["versions"]["triton"]
-    assert TILE_RESULTS["machine"]["triton"] == older["versions"]["triton"]
+    assert PREVIOUS["machine"]["triton"] == older["versions"]["triton"]
+    assert PREVIOUS_TILES["machine"]["triton"] == older["versions"]["triton"]
 
 
-def test_in_the_tile_sweep_32_row_backward_tiles_on_8_warps_are_the_slowest():
-    # The Triton page says so, as the reason the backward kernels get 4 warps on Hopper.
-    for d, N in {(r["d"], r["N"]) for r in TILE_RESULTS["results"]}:
-        rows = [r for r in TILE_RESULTS["results"] if (r["d"], r["N"]) == (d, N)]
-        slowest = min(rows, key=lambda r: r["fwd+bwd"]["tflops"])["config"]
-        assert slowest["BLOCK_N1"] == 32
-        assert (slowest["num_warps_bwd"] or slowest["num_warps"]) == 8
-
-
-def test_tile_candidates_hold_the_hopper_default_and_larger_and_smaller_tiles(monkeypatch):
+def test_the_tile_sweep_times_the_hopper_spaces_forward_and_backward_apart(monkeypatch):
     from bench import tiles
     from snippets.kernels import triton_attention as T
 
-    monkeypatch.setattr(T, "INTERPRET", False)  # the GPU choice
-    default = T.config(64, torch.bfloat16, T.SMEM_TIERS[0])
-    sizes = {c.BLOCK_M * c.BLOCK_N for c in tiles.candidates()}
-    assert default in tiles.candidates()  # timed twice: the run-to-run spread
-    assert max(sizes) > default.BLOCK_M * default.BLOCK_N > min(sizes)
+    for d in (64, 128):
+        spaces = tiles.spaces(d)
+        assert spaces["fwd"] == T.forward_space(d, torch.bfloat16, "sm_90")
+        assert spaces["bwd"] == T.backward_space(d, torch.bfloat16, "sm_90")
+        assert len(spaces["fwd"]) > 1 and len(spaces["bwd"]) > 1
+    assert {causal for *_, causal in tiles.SHAPES} == {False, True}
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-CUDA message")

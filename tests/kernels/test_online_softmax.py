@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch.overrides import TorchFunctionMode
 
+from snippets.kernels import cpu_tiles
 from snippets.kernels import online_softmax as tiled
 from snippets.kernels.online_softmax import _backward, attention, online_softmax, tile_schedule
 
@@ -134,20 +137,60 @@ MiB = 2**20
 
 @pytest.mark.parametrize("heads", [1, 2, 8, 32])
 @pytest.mark.parametrize("N", [1, 17, 100, 4096, 16384])
-def test_default_tiles_are_powers_of_two_within_twice_the_threads_l2(heads, N):
-    block_q, block_k = tiled.default_blocks(heads, N, N, l2_bytes=MiB, threads=2)
+def test_default_tiles_are_the_tallest_powers_of_two_within_the_budget(heads, N):
+    budget = 4 * MiB
+    block_q, block_k = tiled.default_blocks(heads, N, N, budget=budget)
     for b in (block_q, block_k):
         assert b >= 16 and b & (b - 1) == 0
         assert b < 2 * max(N, 16)  # no longer than the sequence needs
-    assert heads * block_q * block_k * 4 <= 2 * 2 * MiB or block_q == 16
+    assert heads * block_q * block_k * 4 <= budget or block_q == 16
+    taller = 2 * block_q
+    assert heads * taller * block_k * 4 > budget or taller >= 2 * max(N, 16)
 
 
-def test_default_tiles_grow_with_the_cache_and_shrink_with_more_heads():
-    def area(heads, l2):
-        q, k = tiled.default_blocks(heads, 16384, 16384, l2_bytes=l2, threads=2)
+def test_default_tiles_grow_with_the_budget_and_shrink_with_more_heads():
+    def area(heads, budget):
+        q, k = tiled.default_blocks(heads, 16384, 16384, budget=budget)
         return q * k
 
-    assert area(1, 4 * MiB) > area(1, MiB) > area(8, MiB) > area(32, MiB)
+    assert area(1, 16 * MiB) > area(1, 4 * MiB) > area(8, 4 * MiB) > area(32, 4 * MiB)
+
+
+def test_the_static_budget_is_twice_the_l2_of_the_threads_together():
+    assert cpu_tiles.static_budget(l2_bytes=MiB, threads=2) == 4 * MiB
+
+
+def test_the_calibration_picks_the_fastest_candidate_and_is_cached_per_machine(
+    monkeypatch, tmp_path
+):
+    # The clock is replaced: each call "takes" longer the farther its tile is from 512 rows.
+    monkeypatch.setattr(cpu_tiles, "CACHE", tmp_path / "cpu-tiles.json")
+    monkeypatch.delenv("ATTENTION_TILE_BUDGET")
+    calls = []
+
+    def fake_attention(q, k, v, *, block_q, block_k):
+        calls.append(block_q)
+
+    monkeypatch.setattr(tiled, "attention", fake_attention)
+    monkeypatch.setattr(cpu_tiles.time, "perf_counter", lambda: _elapsed(calls))
+    entry = cpu_tiles.calibrate(rounds=2)
+    assert entry["budget_bytes"] == cpu_tiles.rows_budget(512)
+    assert sorted(set(calls)) == sorted(cpu_tiles.CANDIDATE_ROWS)
+    cpu_tiles.save_calibration(entry)
+    assert cpu_tiles.score_budget() == cpu_tiles.rows_budget(512)  # read back, no timing
+    assert cpu_tiles.cached_calibration()["machine"] == cpu_tiles.machine_key()
+
+
+def _elapsed(calls: list[int]) -> float:
+    """A clock that advances by |log2(rows / 512)| + 1 for each call made."""
+    return sum(abs(math.log2(rows / 512)) + 1 for rows in calls)
+
+
+def test_the_budget_can_be_fixed_by_the_environment(monkeypatch):
+    monkeypatch.setenv("ATTENTION_TILE_BUDGET", str(3 * MiB))
+    assert cpu_tiles.score_budget() == 3 * MiB
+    monkeypatch.setenv("ATTENTION_TILE_BUDGET", "static")
+    assert cpu_tiles.score_budget() == cpu_tiles.static_budget()
 
 
 def test_the_default_call_uses_the_default_tiles(monkeypatch):
