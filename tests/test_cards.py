@@ -116,11 +116,16 @@ def test_check_catches_metadata_that_differs_between_languages(tmp_path):
     assert any("front matter differs between zh and en" in p for p in problems), problems
 
 
-def test_nav_lists_the_cards_in_deck_order():
+def test_nav_lists_the_cards_in_deck_order_one_section_per_module():
     with open(ROOT / "mkdocs.yml", encoding="utf-8") as fh:
         nav = yaml_load(fh)["nav"]
     section = next(v for item in nav for k, v in item.items() if k == "面试卡片")
-    expected = [f"cards/{c.id}.md" for c in CARDS[SITE.languages.default]]
+    default = SITE.languages.default
+    modules = DECK.vocabulary.modules
+    groups = {}
+    for card in CARDS[default]:
+        groups.setdefault(modules[card.module][default], []).append(f"cards/{card.id}.md")
+    expected = [{title: paths} for title, paths in groups.items()]
     assert section == ["cards/index.md", "cards/practice.md", *expected, "cards/handbook.md"]
 
 
