@@ -69,7 +69,7 @@ test: lint  ## lint, then the whole suite: unit, docs blocks, parity, strict bui
 check: lint  ## lint, then every page's checks and the unit tests: no build, no browser
 	$(BIN)/python -m pytest -n 2 -m "not build and not browser"
 
-a11y: $(STAMP)  ## axe (WCAG 2.1 AA) on every page of both languages in both colour schemes
+a11y: $(STAMP)  ## axe (WCAG 2.2 AA) on every page of both languages in both colour schemes
 	A11Y_ALL=1 $(BIN)/python -m pytest tests/test_a11y.py
 
 bench: $(STAMP)  ## CPU kernel benchmark: prints ratios, writes bench/results/cpu.json
