@@ -1,12 +1,17 @@
-"""Claims on the interview cards long-context, qk-norm, flashattention-memory and soft-capping
-that their own code blocks do not print (the cards' blocks print the cases they show; the soft
-cap's slopes at 1, 2 and 3 caps are asserted in test_variants.py).
+"""Claims on the interview cards long-context, qk-norm, flashattention-memory, soft-capping,
+fully-masked-rows and flashattention-versions that their own code blocks do not print (the
+cards' blocks print the cases they show; the soft cap's slopes at 1, 2 and 3 caps are asserted
+in test_variants.py).
 
 - long-context.md, "Key points", a follow-up and "Pitfalls": the entropy of independent
   N(0, sigma^2) logits is about ln N - sigma^2/2 only once N >> e^(sigma^2).
 - qk-norm.md, follow-up "Normalise before or after RoPE?": l2 normalisation commutes with a
   rotation, LayerNorm does not.
 - flashattention-memory.md, follow-up "What is D_i": sum_j P_ij dP_ij = sum_t dO_it O_it.
+- fully-masked-rows.md, "Pitfalls" and a follow-up: a causal sliding window [i - w + 1, i]
+  never empties a row by itself; combined with left padding it does.
+- flashattention-versions.md, "Extra credit": incoherent processing with a Hadamard matrix
+  times a random +-1 diagonal, an orthogonal R, leaves QK^T unchanged.
 - soft-capping.md, "Key points" and "Pitfalls", for Gemma 2's caps 50 and 30: in float32,
   cap * tanh(x / cap) reverses the order of no two float32 logits in [cap, 12 cap] or in
   [-12 cap, -cap] (every bit pattern there is walked); adjacent float32 values already tie in
@@ -65,6 +70,37 @@ def test_d_i_needs_only_do_and_o():
     o = p @ v  # (n, d)
     d_p = d_o @ v.T  # (n, n)
     assert torch.allclose((p * d_p).sum(-1), (d_o * o).sum(-1))
+
+
+def _sliding_window(L: int, w: int) -> torch.Tensor:
+    """keep[i, j]: query i may see key j, for i - w < j <= i."""
+    i, j = torch.arange(L)[:, None], torch.arange(L)[None, :]
+    return (j <= i) & (j > i - w)
+
+
+def test_a_causal_sliding_window_empties_a_row_only_with_padding():
+    L = 16
+    for w in range(1, L + 1):
+        keep = _sliding_window(L, w)
+        assert keep.any(-1).all()  # every query keeps at least its own key
+        padded = keep & (torch.arange(L)[None, :] >= 3)  # left padding hides keys 0, 1, 2
+        assert not padded.any(-1).all()  # the padded queries 0, 1, 2 now see no key
+        assert not padded[:3].any() and padded[3:].any(-1).all()
+
+
+def test_incoherent_processing_leaves_the_scores_unchanged():
+    gen = torch.Generator().manual_seed(0)
+    d = 64
+    H = torch.ones(1, 1, dtype=torch.float64)
+    while H.shape[0] < d:  # Sylvester's construction of a Hadamard matrix
+        H = torch.cat((torch.cat((H, H), 1), torch.cat((H, -H), 1)), 0)
+    signs = torch.randint(0, 2, (d,), generator=gen).double() * 2 - 1
+    R = H * signs / math.sqrt(d)  # Hadamard times a random +-1 diagonal, scaled to orthogonal
+    assert torch.allclose(R @ R.T, torch.eye(d, dtype=torch.float64))
+    Q, K = (torch.randn(32, d, generator=gen, dtype=torch.float64) for _ in range(2))
+    Q[0, 5] = 100.0  # an outlier feature
+    assert torch.allclose((Q @ R) @ (K @ R).T, Q @ K.T)
+    assert (Q @ R).abs().max() < Q.abs().max() / 4  # the outlier is spread over the row
 
 
 def _soft_cap(x: torch.Tensor, cap: float) -> torch.Tensor:
