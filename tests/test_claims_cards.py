@@ -12,7 +12,9 @@ in test_variants.py).
   never empties a row by itself; combined with left padding it does.
 - flashattention-versions.md, "Extra credit": incoherent processing with a Hadamard matrix
   times a random +-1 diagonal, an orthogonal R, leaves QK^T unchanged.
-- soft-capping.md, "Key points" and "Pitfalls", for Gemma 2's caps 50 and 30: in float32,
+- soft-capping.md, "Derivation" ("Increasing is not order-preserving in float32") and
+  "Pitfalls", for Gemma 2's caps 50 and 30, with PyTorch's float32 tanh on the CPU (the page
+  scopes these numbers to that implementation; fused GPU kernels use an approximate tanh):
   cap * tanh(x / cap) reverses the order of no two float32 logits in [cap, 12 cap] or in
   [-12 cap, -cap] (every bit pattern there is walked); adjacent float32 values already tie in
   [1, 2]; on a grid of step 0.01 the first tie lies between 4 and 5 caps out, on the integers
@@ -104,6 +106,7 @@ def test_incoherent_processing_leaves_the_scores_unchanged():
 
 
 def _soft_cap(x: torch.Tensor, cap: float) -> torch.Tensor:
+    assert x.device.type == "cpu"  # the card's float32 numbers are those of the CPU tanh
     return cap * torch.tanh(x / cap)  # as on the card
 
 
