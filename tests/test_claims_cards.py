@@ -3,7 +3,7 @@ fully-masked-rows and flashattention-versions that their own code blocks do not 
 cards' blocks print the cases they show; the soft cap's slopes at 1, 2 and 3 caps are asserted
 in test_variants.py).
 
-- long-context.md, "Key points", a follow-up and "Pitfalls": the entropy of independent
+- long-context.md, "Key points", "Derivation" and a follow-up: the entropy of independent
   N(0, sigma^2) logits is about ln N - sigma^2/2 only once N >> e^(sigma^2).
 - qk-norm.md, follow-up "Normalise before or after RoPE?": l2 normalisation commutes with a
   rotation, LayerNorm does not.
