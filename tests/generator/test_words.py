@@ -7,6 +7,7 @@ import yaml
 
 from lockstep import citations, numbers, parity, typography
 from lockstep.citations import Bibliography, cited, handwritten
+from lockstep.errors import BuildError
 from lockstep.glossary import Glossary
 
 WORKS = {
@@ -98,7 +99,7 @@ def test_a_citation_split_across_lines_is_an_error(bib):
 
 
 def test_an_unknown_key_and_an_incomplete_entry_are_errors(bib, tmp_path):
-    with pytest.raises(KeyError, match="nobody2020"):
+    with pytest.raises(BuildError, match="nobody2020"):
         bib.render("See [@nobody2020].", "en", where="x.md")
     broken = {"a2020": {"authors": "A, B", "title": "T", "year": 2020}}
     with pytest.raises(ValueError, match="a2020 lacks venue, url"):

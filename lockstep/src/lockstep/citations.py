@@ -32,6 +32,7 @@ from pathlib import Path
 import yaml
 
 from lockstep.cjk import IDEOGRAPH
+from lockstep.errors import BuildError
 from lockstep.fences import line_states
 from lockstep.markup import HEADING, NOT_PROSE, prose_spans
 
@@ -124,6 +125,16 @@ def _english(text: str) -> str:
     return f'<span lang="{ENTRY_LANGUAGE}">{text}</span>'
 
 
+def target(key: str, anchor: str = "ref") -> str:
+    """The id of a work's entry in a list of references whose ids start with `anchor`."""
+    return f"{anchor}-{key}"
+
+
+def heading(lang: str) -> str:
+    """The title of a list of references in `lang`."""
+    return HEADINGS.get(lang, HEADINGS["en"])
+
+
 def words(lang: str) -> dict[str, str]:
     """The words citations use in `lang` (English for a language without its own)."""
     return WORDS.get(lang, WORDS["en"])
@@ -210,29 +221,42 @@ class Bibliography:
         return label + (f"{w['sep']}{locator.strip()}" if locator else "")
 
     def render(
-        self, text: str, lang: str, where: str = "a page", links: bool = True, compact=None
+        self,
+        text: str,
+        lang: str,
+        where: str = "a page",
+        links: bool = True,
+        compact=None,
+        anchor: str = "ref",
+        order: list[str] | None = None,
     ) -> str:
         """The page with its citations written out; with `links`, each links to the page's
         list of references, which is appended. Under a heading for which `compact(heading)`
-        is true, a parenthetical citation is a numbered marker, [3], linked to its entry."""
+        is true, a parenthetical citation is a numbered marker, [3], linked to its entry.
+
+        A part of a page that lists its own references (a practice card) passes `anchor`, the
+        prefix of its entries' ids, and `order`, the keys as it numbers them: its citations
+        link there and nothing is appended."""
         missing, split = self.unknown(text), unclosed(text)
         if split:
-            raise ValueError(f"{where}: a citation is split across lines at line(s) {split}")
+            raise BuildError(f"{where}: a citation is split across lines at line(s) {split}")
         if missing:
-            raise KeyError(
-                f"{where} cites {missing}, which {self.path or 'the bibliography'} lacks"
+            raise BuildError(
+                f"{where} cites {missing}, which {self.path or 'the bibliography'} lacks: add "
+                "the work there, or fix the key"
             )
         keys = cited(text)
         if not keys:
             return text
+        numbered = order or keys
         w = words(lang)
 
         def linked(label: str, key: str) -> str:
-            return f"[{label}](#ref-{key}){{ .citation }}" if links else label
+            return f"[{label}](#{target(key, anchor)}){{ .citation }}" if links else label
 
         def write(m: re.Match, short: bool) -> str:
             if short and not m["narrative"]:
-                numbers = [linked(f"{keys.index(key) + 1}", key) for key, _ in group(m)]
+                numbers = [linked(f"{numbered.index(key) + 1}", key) for key, _ in group(m)]
                 return f"{m['lead']}[{', '.join(numbers)}]"
             if m["narrative"]:
                 key = m["narrative"]
@@ -256,14 +280,14 @@ class Bibliography:
                 line = line[: m.start()] + write(m, short) + line[m.end() :]
             lines.append(line)
         out = "\n".join(lines) + ("\n" if text.endswith("\n") else "")
-        if not links:
+        if not links or order is not None:
             return out
         return out + "\n" + self.listing(keys, lang)
 
     def listing(self, keys: list[str], lang: str) -> str:
         """The "References" section of a page: the works `keys` names, in that order."""
-        items = "\n".join(f'1. <span id="ref-{k}"></span>{self._entry(k, lang)}' for k in keys)
-        return f"## {HEADINGS.get(lang, HEADINGS['en'])}\n\n{items}\n"
+        items = "\n".join(f'1. <span id="{target(k)}"></span>{self._entry(k, lang)}' for k in keys)
+        return f"## {heading(lang)}\n\n{items}\n"
 
     def _entry(self, key: str, lang: str) -> str:
         """A work as listed in a page of `lang`."""
@@ -286,7 +310,8 @@ class Bibliography:
                 for page in citing[work.key]
             )
             where = f"{label}{links}" if links else ""
-            items.append(f'- <span id="ref-{work.key}"></span>{self._entry(work.key, lang)}{where}')
+            entry = self._entry(work.key, lang)
+            items.append(f'- <span id="{target(work.key)}"></span>{entry}{where}')
         return "\n".join(items) + "\n"
 
 

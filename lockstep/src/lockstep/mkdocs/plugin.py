@@ -203,6 +203,7 @@ class LockstepPlugin(BasePlugin):
             raise BuildError(problems)
 
     @event_priority(-200)  # after the i18n plugin has laid out this language's files
+    @reported
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         lang = current_language(config)
         # What each page is made from: decides what a --dirty build rebuilds, and lets the
