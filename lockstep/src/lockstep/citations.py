@@ -110,7 +110,7 @@ class Work:
         ]
         authors = self.translated(", ".join(names), lang)
         english = (lambda t: t) if lang == ENTRY_LANGUAGE else _english
-        kind, *note = self.venue.split(", ", 1)  # "technical report, arXiv:2501.00656"
+        kind, *note = re.split(r"[,;] ", self.venue, maxsplit=1)  # "technical report, arXiv:…"
         translated = self.translated(kind, lang)
         if translated == kind:  # nothing in this language: the venue as published
             venue = english(self.venue)
