@@ -149,11 +149,15 @@ def test_deck_table_lists_every_card_with_labels_in_its_language(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_handbook_holds_every_card_once_with_answers_open_and_links_in_page(lang):
+def test_handbook_holds_every_card_once_said_aloud_with_answers_open_and_links_in_page(lang):
     text = render.handbook(DECK, lang, VALUES.substitute)
+    depth = DECK.vocabulary.labels["depth"][lang]
     for c in CARDS[lang]:
         assert text.count(f"{{ #card-{c.id} .card-title }}") == 1
-        assert f"]({c.id}.md" not in text, "a link to a card page should point into the handbook"
+        # one link to the card's own page, for its derivation; every other link stays in-page
+        assert text.count(f"]({c.id}.md") == 1 and f"{depth}[{c.title}]({c.id}.md)" in text
+    for key in render.DEPTH_ON_THE_CARD:  # the derivations and trade-offs stay on the cards
+        assert f"### {DECK.vocabulary.section_title(key, lang)}\n" not in text
     closed = [ln for ln in text.splitlines() if (m := DETAILS.match(ln)) and not m["open"]]
     assert not closed, f"follow-up answers must print open: {closed}"
     assert "{{" not in text

@@ -85,13 +85,30 @@ def relations_table(deck: Deck, lang: str) -> str:
     return markdown_table([w["card"], w["links_to"], w["linked_from"]], rows)
 
 
+DEPTH_ON_THE_CARD = ("derivation", "trade_offs")  # the handbook links to them instead
+
+
 def handbook(deck: Deck, lang: str, substitute: Callable[[str, str], str]) -> str:
-    """Every card of `lang` on one page: headings one level down, answers open, links in-page."""
+    """Every card of `lang` on one page, as an interview handbook: what is said aloud, the
+    pitfalls and the follow-ups (answers open), headings one level down, links in-page; the
+    derivation and the trade-offs stay on each card's page, which it links to (with them the
+    page would be several megabytes)."""
     out = []
+    skipped = {deck.vocabulary.section_title(key, lang) for key in DEPTH_ON_THE_CARD}
+    label = deck.vocabulary.labels["depth"][lang]
     for card in deck.cards(lang):
-        lines = []
+        lines, skipping, linked = [], False, False
         for line, fenced in line_states(substitute(card.body, lang)):
             heading = None if fenced else HEADING.match(line)
+            if heading and len(heading["level"]) <= 2:
+                skipping = heading["level"] == "##" and heading["text"] in skipped
+                if skipping:
+                    if not linked:  # once, where the depth began
+                        lines += ["", f"{label}[{card.title}]({card.id}.md)", ""]
+                        linked = True
+                    continue
+            if skipping:
+                continue
             if heading and heading["level"] == "#":  # the question: a section of the handbook
                 line = f"## {heading['text']} {{ #card-{card.id} .card-title }}\n\n"
                 line += meta_line(deck, card)

@@ -16,6 +16,7 @@ LABELS = ("module", "category", "difficulty", "tags", "card", "links_to", "linke
 LABELS += ("field_separator", "list_separator")  # "：" and "、" in Chinese
 LABELS += ("extra_credit", "map")  # "how to answer"'s extra credit; the map's name
 LABELS += ("expand",)  # the summary of a depth section that starts collapsed; {n}: its size
+LABELS += ("depth",)  # the handbook's link to a card's derivation and trade-offs
 # Sizes per language (words, characters in Chinese; lockstep/cards/spoken.py): the answer, the
 # three parts said aloud, a depth section before it starts collapsed, a whole card's prose.
 LIMITS = ("answer", "spoken", "depth", "page")

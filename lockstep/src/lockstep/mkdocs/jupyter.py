@@ -20,15 +20,19 @@ from __future__ import annotations
 
 import html as html_lib
 import json
+import logging
+import os
 import posixpath
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.structure.toc import get_toc
 
-from lockstep.cache import Cache
+from lockstep.cache import Cache, digest
 from lockstep.notebooks import cell_alts, page_key, with_alt_text
 
 HTML_HEADING = re.compile(r'<h([1-6]) id="[^"]*">(.*?)<a class="anchor-link" href="#[^"]*">', re.S)
@@ -85,16 +89,47 @@ def _toc_tokens(items) -> list[dict]:
     ]
 
 
-def cache_rendering(page, name: str, jupyter_options, root: Path, cache: Cache) -> None:
-    """Wrap the render that mkdocs-jupyter gave `page` with lockstep's cache."""
+STYLE = re.compile(r"(<style[^>]*>)(.*?)(</style>)", re.S)
+SLIM_CSS = Path(__file__).with_name("slim_css.cjs")
+log = logging.getLogger("mkdocs.plugins.lockstep")
+
+
+def slim_styles(html: str, node_modules: Path) -> str:
+    """The page with its inline style sheets cut to the rules it can use (slim_css.cjs). Without
+    Node.js or npm's purgecss the page keeps them whole: heavier, not wrong."""
+    if shutil.which("node") is None or not (node_modules / "purgecss").is_dir():
+        log.warning("notebook pages keep JupyterLab's whole style sheet: npm purgecss is missing")
+        return html
+    styles = STYLE.findall(html)
+    request = {"content": STYLE.sub("", html), "css": [css for _, css, _ in styles]}
+    done = subprocess.run(
+        [shutil.which("node"), str(SLIM_CSS)],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env={**os.environ, "NODE_PATH": str(node_modules)},
+        check=True,
+    )
+    slim = iter(json.loads(done.stdout)["css"])
+    return STYLE.sub(lambda m: m[1] + next(slim) + m[3], html)
+
+
+def cache_rendering(
+    page, name: str, jupyter_options, root: Path, cache: Cache, node_modules: Path
+) -> None:
+    """Wrap the render that mkdocs-jupyter gave `page` with lockstep's cache; the rendering is
+    stored with its style sheets cut to what it uses."""
     path = Path(page.file.abs_src_path)
-    key = page_key(path, root, salt=repr([(k, jupyter_options.get(k)) for k in RENDER_OPTIONS]))
+    options = repr([(k, jupyter_options.get(k)) for k in RENDER_OPTIONS])
+    key = page_key(path, root, salt=options + digest([SLIM_CSS], root))
     render = page.render
 
     def cached_render(config, files) -> None:
         def make() -> bytes:
             render(config, files)
-            entry = {"content": page.content, "toc": _toc_tokens(page.toc), "title": page.title}
+            content = slim_styles(page.content, node_modules)
+            entry = {"content": content, "toc": _toc_tokens(page.toc), "title": page.title}
             return json.dumps(entry, ensure_ascii=False).encode()
 
         entry = json.loads(cache.fetch(name, key, make).read_text(encoding="utf-8"))

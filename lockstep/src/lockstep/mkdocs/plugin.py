@@ -333,7 +333,14 @@ class LockstepPlugin(BasePlugin):
             path = Path(page.file.abs_src_path)
             name = notebooks.cache_name(path, self.site.tree(lang), lang)
             options = config.plugins["mkdocs-jupyter"].config
-            jupyter.cache_rendering(page, name, options, self.site.root, self.notebook_cache)
+            jupyter.cache_rendering(
+                page,
+                name,
+                options,
+                self.site.root,
+                self.notebook_cache,
+                math.node_modules(self.site.root),
+            )
         return page
 
     @reported
