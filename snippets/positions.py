@@ -20,6 +20,18 @@ def sinusoid(pos: torch.Tensor, d: int, base: float = 10000.0) -> torch.Tensor:
 # --8<-- [end:sinusoid]
 
 
+# --8<-- [start:unseen_angles]
+def unseen_angles(omega: torch.Tensor, L: int, pos: int) -> torch.Tensor:
+    """Pairs whose angle pos·ω, read on the circle, lies outside the arc swept by 0..L-1."""
+    if L < 1 or pos < 0:
+        raise ValueError(f"need a trained length L >= 1 and a position >= 0, got L={L}, pos={pos}")
+    swept = (L - 1) * omega  # the arc [0, swept] each pair covered; a full turn covers the circle
+    return (swept < 2 * math.pi) & (pos * omega % (2 * math.pi) > swept)
+
+
+# --8<-- [end:unseen_angles]
+
+
 # --8<-- [start:t5_bucket]
 def t5_bucket(
     relative_position: torch.Tensor,

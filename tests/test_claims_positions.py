@@ -1,5 +1,6 @@
-"""The position cards' claims about sinusoids, T5's buckets and ALiBi's slopes, checked against
-the papers' definitions and an independent scalar transcription of the official bucket code."""
+"""The position cards' claims about sinusoids, their unseen angles, T5's buckets and ALiBi's
+slopes, checked against the papers' definitions and an independent scalar transcription of the
+official bucket code."""
 
 import math
 
@@ -7,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from snippets.positions import alibi_slopes, sinusoid, t5_bucket
+from snippets.positions import alibi_slopes, sinusoid, t5_bucket, unseen_angles
 
 
 def mesh_tf_bucket(rel: int, bidirectional: bool, num_buckets: int = 32, max_distance: int = 128):
@@ -85,3 +86,28 @@ def test_sinusoid_is_vaswanis_formula_and_an_offset_is_a_linear_map():
     assert torch.allclose(pe[:-k] @ M, pe[k:], atol=1e-9)
     with pytest.raises(ValueError, match="even"):
         sinusoid(pos, 7)
+
+
+@pytest.mark.parametrize("d, L", [(16, 64), (64, 1024), (512, 512)])
+def test_unseen_angles_matches_the_angles_the_sinusoid_actually_took(d, L):
+    """Read each pair's angle back from its (sin, cos) values: a pair is unseen at pos exactly
+    when it never finished a turn over 0..L-1 and its angle at pos lies beyond all it took."""
+    omega = 10000.0 ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)
+    trained = sinusoid(torch.arange(L), d)
+    angle = torch.atan2(trained[:, 0::2], trained[:, 1::2]) % (2 * math.pi)  # (L, d/2)
+    full_turn = (L - 1) * omega >= 2 * math.pi
+    for pos in (0, L - 1, L, L + 7, 3 * L, 10 * L + 1):
+        pe = sinusoid(torch.tensor([pos]), d)[0]
+        now = torch.atan2(pe[0::2], pe[1::2]) % (2 * math.pi)
+        want = ~full_turn & (now > angle.max(dim=0).values + 1e-9)
+        assert torch.equal(unseen_angles(omega, L, pos), want)
+        if pos < L:
+            assert not unseen_angles(omega, L, pos).any()  # a trained position is never new
+
+
+def test_unseen_angles_rejects_an_empty_training_range():
+    omega = torch.ones(4, dtype=torch.float64)
+    with pytest.raises(ValueError, match="trained length"):
+        unseen_angles(omega, 0, 5)
+    with pytest.raises(ValueError, match="position"):
+        unseen_angles(omega, 8, -1)
