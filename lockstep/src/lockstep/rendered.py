@@ -23,12 +23,15 @@ CHECKS = [
     (re.compile(rf"[{IDEOGRAPH}）」』”][,;]|[,;]\s*[{IDEOGRAPH}（「『“]"),
      "ASCII , or ; joins Chinese text: use ，、 or ；"),
 ]  # fmt: skip
-# What a theme, a notebook template or an export writes in English when left alone.
-ENGLISH_UI = (
-    "Permanent link", "Made with", "Copy to Clipboard", "Copy to clipboard", "Copied!",
+# What a theme, a notebook template or an export writes in English when left alone, and where
+# to change it when the place is not obvious.
+ENGLISH_UI = dict.fromkeys((
+    "Permanent link", "Copy to Clipboard", "Copy to clipboard", "Copied!",
     "In [", "Out[", "Back to top", "Skip to content", "Table of contents",
     "GitHub repository", "technical report", "arXiv preprint", "blog post", " authors", " Team",
-)  # fmt: skip
+), "translate it where it is made (theme language, bibliography)") | {
+    "Made with": "Material's footer credit has no translation: set extra.generator: false",
+}  # fmt: skip
 
 
 class _Text(HTMLParser):
@@ -81,12 +84,12 @@ def problems(html: str, lang: str) -> list[str]:
         for pattern, advice in CHECKS:
             for m in pattern.finditer(text):
                 found.append(f"“{_around(text, m.start(), m.end())}”: {advice}")
-        for word in ENGLISH_UI:
+        for word, advice in ENGLISH_UI.items():
             if word in text:
                 at = text.index(word)
                 found.append(
                     f"“{_around(text, at, at + len(word))}”: English {word.strip()!r} on a "
-                    f"{lang} page: translate it where it is made (theme language, bibliography)"
+                    f"{lang} page: {advice}"
                 )
     return found
 

@@ -127,6 +127,9 @@ theme:
   name: material
   font: false   # no Google Fonts: the site makes no third-party request
 
+extra:
+  generator: false   # Material's "Made with" footer credit is English in every language
+
 markdown_extensions:
   - attr_list
   - pymdownx.superfences
