@@ -269,7 +269,9 @@ class Deck:
         credit = v.labels["extra_credit"][lang]
         bodies = {
             "tested": f"{todo}: the skill this question probes, in one sentence.",
-            "answer": f"{todo}: the conclusion in words, then $q\\cdot k$ if it helps.",
+            "answer": f"{todo}：先用一句话说出结论，公式放在后面，如 $q\\cdot k$。"
+            if lang in self.site.options.chinese  # the opening is counted in characters there
+            else f"{todo}: the conclusion in words, then $q\\cdot k$ if it helps.",
             "key_points": f"- {todo}\n- {todo}",
             "numbers": f"- {todo}: 42, a number to remember, as the derivation's check prints it",
             "how_to_answer": f"1. {todo}\n2. {todo}\n\n**{credit}**\n\n- {todo}",
