@@ -4,6 +4,7 @@ desktop runs) into fresh collections, reviewed, re-imported after edits."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -64,9 +65,13 @@ def test_both_built_decks_import_render_and_flag_no_duplicates(built_site, col):
     assert all(note.fields_check() == 0 for note in notes)  # 0: neither empty nor duplicate
     root = DECK.vocabulary.anki["tag_root"]
     assert all(note.tags and all(t.startswith(f"{root}::") for t in note.tags) for note in notes)
+    with_math = 0
     for cid in col.find_cards(""):
         card = col.get_card(cid)
-        assert card.question().strip() and "\\(" in card.answer() + card.question()
+        shown = card.answer() + card.question()
+        assert card.question().strip() and not re.search(r"\$[^$\s][^$]*\$", shown), shown[:200]
+        with_math += "\\(" in shown  # MathJax's inline delimiters, which Anki draws
+    assert with_math > len(notes) // 2  # most cards carry a formula; none left as raw $...$
 
 
 def package(project: Path, lang: str) -> Path:
