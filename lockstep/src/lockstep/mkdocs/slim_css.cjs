@@ -22,6 +22,9 @@ process.stdin.on("end", async () => {
       content: [{ raw: request.content, extension: "html" }],
       css: [{ raw }],
       variables: true,
+      // The colour scheme is set on <body> by Material's script, after the page is written:
+      // the notebook's dark-scheme rules would otherwise look unused.
+      safelist: { greedy: [/data-md-color-scheme/] },
     });
     out.push(result.css);
   }
