@@ -90,9 +90,8 @@ def controls(deck: Deck, lang: str) -> str:
         '<p class="practice-status" aria-live="polite" tabindex="-1"></p>\n'
         '<div class="practice-buttons">'
         + _button(t("reveal"), 'data-action="reveal"', "Space", primary=True)
-        + grades
         + _button(t("skip"), 'data-action="skip"', "ArrowRight")
-        + "</div>\n</div>\n"
+        + f'</div>\n<div class="practice-buttons practice-grades">{grades}</div>\n</div>\n'
     )
     mock = (
         '<div class="practice-mock" data-panel="mock" hidden>\n'
