@@ -32,6 +32,13 @@ def guarded_page(browser, allowed: tuple[str, ...], height: int = 1400):
     """A page that refuses and records every request whose URL starts with none of `allowed`."""
     pg = browser.new_page(viewport={"width": 1280, "height": height})
     pg.foreign = []
+    refuse_foreign(pg, pg, allowed)
+    return pg
+
+
+def refuse_foreign(target, pg, allowed: tuple[str, ...]) -> None:
+    """Route every request of `target` (a page or a context): those whose URL starts with none
+    of `allowed` are refused and recorded in `pg.foreign`."""
 
     def guard(route):
         if route.request.url.startswith(allowed):
@@ -40,8 +47,7 @@ def guarded_page(browser, allowed: tuple[str, ...], height: int = 1400):
             pg.foreign.append(route.request.url)
             route.abort()
 
-    pg.route("**/*", guard)
-    return pg
+    target.route("**/*", guard)
 
 
 def screenshot(page, name: str, full_page: bool = True) -> Path:

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from lockstep.cards.deck import Deck
 from lockstep.cards.practice import BUDGETS, storage_key
-from tests.browser_support import require_chromium, screenshot
+from tests.browser_support import refuse_foreign, require_chromium, screenshot
 from tests.conftest import LANGS, SITE
 from tests.test_scheduler import expected_due, fsrs, iso, reference, scheduler, when
 
@@ -46,15 +46,7 @@ def _page(browser, allowed: tuple[str, ...], scheme: str = "light", height: int 
     pg = context.new_page()
     pg.foreign, pg.errors = [], []
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-
-    def guard(route):
-        if route.request.url.startswith(allowed):
-            route.continue_()
-        else:
-            pg.foreign.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", guard)
+    refuse_foreign(context, pg, allowed)
     return pg
 
 

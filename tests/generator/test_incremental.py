@@ -19,7 +19,8 @@ from tests.conftest import copy_project, mkdocs_build
 
 SNIPPET = "snippets/variance.py"  # included by why-dot-product-grows in both languages
 CARD = "docs/en/cards/why-scale.md"
-PHRASE, EDITED = "looks at almost a single key", "looks at nearly a single key"  # in CARD's prose
+# In CARD's derivation, a depth section: only the card's own page shows it.
+PHRASE, EDITED = "looks at almost a single key", "looks at nearly a single key"
 COMMENT = "# a comment added while writing\n"
 
 
@@ -110,9 +111,8 @@ def test_a_dirty_rebuild_writes_only_what_changed_and_leaves_a_clean_builds_byte
         "404.html",  # every build writes the theme's own templates
         "why-dot-product-grows/index.html",  # both languages include the snippet
         "en/why-dot-product-grows/index.html",
-        "en/cards/why-scale/index.html",  # the edited card
-        "en/cards/handbook/index.html",  # which holds every card
-        "en/cards/practice/index.html",  # which holds every card's answer (the edited line)
+        "en/cards/why-scale/index.html",  # the edited card (a line of its depth: the handbook
+        # and practice carry only the parts said aloud, so they keep their bytes)
         "cards/index.html",  # its tag listing is read in every build
         "en/cards/index.html",
     }
