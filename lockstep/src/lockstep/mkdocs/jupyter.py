@@ -19,6 +19,7 @@ page; a link to a missing page fails the build.
 from __future__ import annotations
 
 import html as html_lib
+import itertools
 import json
 import logging
 import os
@@ -144,6 +145,9 @@ def _toc_ids(items) -> list[str]:
     return [i for item in items for i in (item.id, *_toc_ids(item.children))]
 
 
+CELL_ID = re.compile(r'(<div class="jp-Cell [^"]*" id="cell-id=)[^"]*"')
+
+
 def fix_html(html: str, page, files, words: dict[str, str]) -> str:
     """Chinese headings get the table of contents' ids; links to page sources are resolved;
     nbconvert's MathJax loader is dropped; images get their cells' alt text; the code, not
@@ -170,6 +174,10 @@ def fix_html(html: str, page, files, words: dict[str, str]) -> str:
         return f'href="{target.url_relative_to(page.file)}{m[2] or ""}"'
 
     html = MATHJAX_LOADER.sub("", html)
+    # jupytext gives each cell a random id on every read: number them, so that two builds of
+    # the same notebook write the same bytes (a --dirty build and a clean one).
+    numbers = itertools.count(1)
+    html = CELL_ID.sub(lambda m: f'{m[1]}{next(numbers)}"', html)
     html = with_alt_text(html, cell_alts(Path(page.file.abs_src_path)), page.file.src_uri)
     html = SCROLLING_CODE.sub(lambda m: m[0][:-1] + ' tabindex="0">', html)
     html = html.replace(INPUT_TAB_STOP, '<div class="jp-Cell-inputWrapper">')
