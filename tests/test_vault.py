@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from lockstep.cards.deck import Deck
+from lockstep.fences import prose
 from tests.conftest import LANGS, SITE, lang_dir
 
 DECK = Deck(SITE)
@@ -70,9 +71,7 @@ def test_every_wikilink_and_embed_resolves_and_nothing_is_left_unexpanded(vault)
             embeds += 1
             assert (folder / target).is_file(), (name, target)
             assert (folder / target).read_bytes().lstrip().startswith((b"<?xml", b"<svg"))
-        words = re.sub(
-            r"`[^`\n]*`", "", re.sub(r"(?ms)^```.*?^```", "", text)
-        )  # code may show them
+        words = re.sub(r"`[^`\n]*`", "", prose(text))  # code may show them
         assert "{{" not in words and "--8<--" not in words, name
         assert not re.search(r"\]\((?!https?:)[^)]*\.md", text), f"{name}: a Markdown link left"
     assert links > 50 and embeds >= 5  # the related cards, the page links, the figures
