@@ -21,7 +21,7 @@ instruction (PTX ex2). The scores S = Q K^T stay unscaled, the running max m_i i
 units, and c multiplies only the differences S - m_i, which are small. Scaling the scores first
 (tutorial 06 multiplies them by scale * log2 e) rounds numbers as large as the logits before
 m_i is subtracted; it saves one floating-point operation per score, which matters on Hopper,
-where the exponentials and not the matrix products limit the forward pass.
+where the exponentials can take half as long as the matrix products (FlashAttention-3, §3.1).
 
 float32 inputs use "tf32x3" dots on a GPU: three TensorFloat-32 tensor-core products whose
 sum recovers about float32 accuracy (plain tf32 keeps 10 of float32's 23 mantissa bits,
