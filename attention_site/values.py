@@ -12,6 +12,7 @@ from attention_site import (
     compile_tables,
     derivation_tables,
     lockstep_options,
+    pages_bench_tables,
     site_bench_tables,
     training_tables,
     variance_tables,
@@ -24,5 +25,6 @@ VALUES: dict[str, Callable[[str], str]] = {
     **bench_tables.VALUES,
     **compile_tables.VALUES,
     **site_bench_tables.VALUES,
+    **pages_bench_tables.VALUES,
     **lockstep_options.VALUES,
 }

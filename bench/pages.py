@@ -1,7 +1,7 @@
 """What a reader's first visit costs: bytes transferred and time until the formulas are drawn.
 
     python -m bench.pages site/            # every page of a built site -> bench/results/pages.json
-    python -m bench.pages site/ --quick    # two pages, to a file given with --out
+    python -m bench.pages site/ --quick    # three pages, to a file given with --out
 
 Each page is opened in a fresh Chromium context (an empty cache), served from 127.0.0.1.
 Bytes: every response body, and the same gzip-compressed (level 6) for text types, as a
@@ -23,6 +23,7 @@ import gzip
 import json
 import os
 import platform
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -53,7 +54,44 @@ TIMES = """() => {
   const parsed = performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd;
   return {paint, parsed, math: window.__mathDone ?? paint};
 }"""
-QUICK = ("", "en/cards/handbook/")
+QUICK = ("", "en/cards/handbook/", "cards/practice/")
+# First-visit budgets, gzip bytes: 150 KB a page (about the global P75 budget of HTML, CSS and
+# fonts); the pages that carry the whole deck so that they work offline and from file://
+# (the printable handbook, practice mode) 400 KB.
+BUDGET = 150_000
+DECK_PAGES = {"cards/handbook/": 400_000, "cards/practice/": 400_000}
+LOADED = re.compile(  # what a page fetches as it loads: scripts, stylesheets, icon, images
+    r'<script[^>]*\ssrc="([^"]+)"'
+    r'|<link[^>]*rel="(?:stylesheet|icon)"[^>]*href="([^"]+)"'
+    r'|<img[^>]*\ssrc="([^"]+)"'
+)
+
+
+def budget(page: str) -> int:
+    """The first-visit budget of a page (its path in the site, either language)."""
+    return DECK_PAGES.get(page.removeprefix("en/"), BUDGET)
+
+
+def estimate(site: Path, page: str) -> int:
+    """A first visit's gzip bytes without a browser: the page and the scripts, stylesheets, icon
+    and images it names, each as `visit` counts it (what the page fetches later, such as the search
+    index when the reader opens search, is not counted there either)."""
+    html = site / page / "index.html" if page.endswith("/") or not page else site / page
+    paths = {html}
+    for match in LOADED.finditer(html.read_text(encoding="utf-8")):
+        url = next(g for g in match.groups() if g)
+        if "://" in url or url.startswith("data:"):
+            continue
+        target = (html.parent / url.split("?", 1)[0].split("#", 1)[0]).resolve()
+        if target.is_file():
+            paths.add(target)
+    return sum(
+        len(gzip.compress(data, 6))
+        if path.suffix in (".html", ".js", ".css", ".svg")
+        else len(data)
+        for path in paths
+        for data in (path.read_bytes(),)
+    )
 
 
 def visit(browser, url: str) -> dict:
@@ -101,10 +139,10 @@ def machine() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Visit every page (or two with --quick) and write the JSON."""
+    """Visit every page (or three with --quick) and write the JSON."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("site", type=Path)
-    parser.add_argument("--quick", action="store_true", help="two pages only")
+    parser.add_argument("--quick", action="store_true", help="three pages only")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
     if not (args.site / "index.html").is_file():

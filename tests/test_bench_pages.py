@@ -1,5 +1,7 @@
-"""bench.pages runs end to end on the built site (a quick run: two pages), and the committed
-results are of pages the site has. A benchmark, not a timed test: nothing judges the numbers."""
+"""bench.pages runs end to end on the built site (a quick run: three pages), the committed
+results are of pages the site has, and every page's first visit stays within its budget
+(bench.pages.budget): the quick run measures it in Chromium, and an estimate without a browser,
+checked against those measurements here, covers every page. Times are not judged."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import json
 import subprocess
 import sys
 
-from bench.pages import QUICK, RESULTS
+from bench.pages import QUICK, RESULTS, budget, estimate
 from lockstep.browser import built_pages
 from tests.browser_support import require_chromium
 from tests.conftest import ROOT
@@ -28,6 +30,20 @@ def test_quick_run_measures_bytes_and_time_to_math(built_site, tmp_path):
         # before anything is painted, a long one paint before it has finished.
         assert row["paint_ms"] > 0 and row["parsed_ms"] > 0 and row["math_ms"] > 0
     assert rows["en/cards/handbook/"]["formulas"] > 100  # the build drew the handbook's math
+    for page, row in rows.items():
+        assert row["bytes_gzip"] <= budget(page), f"{page}: {row['bytes_gzip']:,} B gzip"
+        # The estimate the budget test below uses counts what Chromium fetched, byte for byte.
+        assert estimate(built_site, page) == row["bytes_gzip"], page
+
+
+def test_every_page_stays_within_its_first_visit_budget(built_site):
+    over = [
+        f"{page}: {n:,} B gzip on a first visit, over its budget of {budget(page):,}"
+        for page in built_pages(built_site)
+        for n in (estimate(built_site, page),)
+        if n > budget(page)
+    ]
+    assert over == [], "\n".join(over)
 
 
 def test_committed_results_are_of_pages_the_site_has(built_site):
