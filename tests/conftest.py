@@ -54,7 +54,6 @@ def copy_project(dest: Path, share_cache: bool = True) -> Path:
         else:
             shutil.copy(src, dest / name)
     if share_cache:
-        wait_for_warm_cache()
         (ROOT / ".cache").mkdir(exist_ok=True)
         (dest / ".cache").symlink_to(ROOT / ".cache")
     (dest / "node_modules").symlink_to(ROOT / "node_modules")  # MathJax for the build (npm ci)
@@ -80,29 +79,12 @@ def shared_dir(factory: pytest.TempPathFactory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-BUILDS_ENV = "ATTENTION_SUITE_BUILDS"  # the shared builds' folder, once a worker started them
-
-
-def wait_for_warm_cache() -> None:
-    """Wait until the shared site build has filled the build cache, when the suite started it.
-    A build that shares the cache while it is cold computes every notebook, figure and formula
-    a second time (on 2 cores, minutes of the suite); after it, a build of a copy is warm."""
-    folder = os.environ.get(BUILDS_ENV)
-    if not folder:
-        return
-    for _ in range(1200):  # ten minutes, as for the builds themselves
-        if (Path(folder) / "warm").exists():
-            return
-        time.sleep(0.5)
-
-
 def start_builds(factory: pytest.TempPathFactory) -> Path:
     """Start the shared builds unless a worker did; their folder."""
     from filelock import FileLock
 
     folder = shared_dir(factory) / "builds"
     folder.mkdir(exist_ok=True)
-    os.environ[BUILDS_ENV] = str(folder)
     with FileLock(folder.parent / "builds.lock"):
         if not (folder / "started").exists():
             (folder / "started").touch()
@@ -126,18 +108,15 @@ def pytest_collection_modifyitems(items):
 
 class SharedBuildsLast:
     """Tests that read the shared builds run last, and the builds start as soon as one of
-    them is collected (after deselection by marker: only what will run counts). Tests that
-    build a copy of the project run just before them: by then the cache is warm."""
+    them is collected (after deselection by marker: only what will run counts)."""
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session, config, items):
         needs = [i for i in items if SITE_FIXTURES & set(getattr(i, "fixturenames", ()))]
         if needs and not config.option.collectonly:
             start_builds(config._tmp_path_factory)
-        rest = [item for item in items if item not in set(needs)]
-        builders = [item for item in rest if item.get_closest_marker("build")]
-        others = [item for item in rest if item not in set(builders)]
-        items[:] = others + builders + needs
+        others = [item for item in items if item not in set(needs)]
+        items[:] = others + needs
 
 
 def pytest_configure(config):

@@ -1,9 +1,8 @@
 """The builds the suite shares: the site as published (strict, under a sub-path, with what
-`make downloads` adds) and the offline edition, made once per test session and read by
-every test worker (tests/conftest.py starts this as a process).
+`make downloads` adds) and the offline edition, made side by side once per test session and
+read by every test worker (tests/conftest.py starts this as a process).
 
-    python -m tests.site_builds FOLDER
-        writes FOLDER/site, FOLDER/warm (once the cache is), FOLDER/offline, FOLDER/status.json
+    python -m tests.site_builds FOLDER     writes FOLDER/site, FOLDER/offline, FOLDER/status.json
 """
 
 import json
@@ -15,6 +14,8 @@ from pathlib import Path
 
 from tests.conftest import OFFLINE_ZIP, PUBLISHED, REPOSITORY, ROOT, SITE
 
+BUILDS = ("site", "offline")
+
 
 def build_command(site_dir: Path) -> list[str]:
     """`mkdocs build --strict` into `site_dir`, as the Makefile runs it."""
@@ -22,22 +23,31 @@ def build_command(site_dir: Path) -> list[str]:
 
 
 def main(folder: Path) -> int:
-    """The site first, alone: it fills the build cache (`warm` says so, for the tests that
-    build a copy), then the offline edition from that warm cache beside the single-file
-    handbook and its PDF, then the offline zip."""
+    """Both builds at once (one per core), then the single-file handbook and the offline zip."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     site, offline = folder / "site", folder / "offline" / "attention-verified"
-
-    def build(name: str, site_dir: Path, extra_env: dict) -> subprocess.Popen:
-        log = open(folder / f"{name}.log", "w", encoding="utf-8")
-        cmd = build_command(site_dir)
-        return subprocess.Popen(
-            cmd, cwd=ROOT, env={**env, **extra_env}, stdout=log, stderr=subprocess.STDOUT
-        )
-
-    status = {"site": build("site", site, {"SITE_URL": PUBLISHED, "REPO_URL": REPOSITORY}).wait()}
-    (folder / "warm").touch()
-    offline_build = build("offline", offline, {"OFFLINE": "true"})
+    logs = {
+        name: open(folder / f"{name}.log", "w", encoding="utf-8") for name in ("site", "offline")
+    }
+    procs = {
+        "site": subprocess.Popen(
+            build_command(site),
+            cwd=ROOT,
+            env={**env, "SITE_URL": PUBLISHED, "REPO_URL": REPOSITORY},
+            stdout=logs["site"],
+            stderr=subprocess.STDOUT,
+        ),
+        "offline": subprocess.Popen(
+            build_command(offline),
+            cwd=ROOT,
+            env={**env, "OFFLINE": "true"},
+            stdout=logs["offline"],
+            stderr=subprocess.STDOUT,
+        ),
+    }
+    status = {name: proc.wait() for name, proc in procs.items()}
+    for log in logs.values():
+        log.close()
     from lockstep.browser import available
 
     if status["site"] == 0 and available():  # `make downloads`: the handbook file and PDF
@@ -46,7 +56,6 @@ def main(folder: Path) -> int:
             status["handbook"] = subprocess.run(
                 cmd, cwd=ROOT, env={**env, "SITE_URL": PUBLISHED}, stdout=log, stderr=log
             ).returncode
-    status["offline"] = offline_build.wait()
     if status["offline"] == 0:
         archive = folder / OFFLINE_ZIP
         zipped = [sys.executable, "-m", "zipfile", "-c", str(archive), str(offline)]
