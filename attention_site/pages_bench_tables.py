@@ -35,8 +35,6 @@ MISSING = {
     "zh": "尚无测量结果：运行 `make bench-pages` 生成 `bench/results/pages.json`。",
     "en": "No measurements yet: run `make bench-pages` to produce `bench/results/pages.json`.",
 }
-
-
 WHERE = {"zh": "{value}（`{page}`）", "en": "{value} (`{page}`)"}
 
 
