@@ -1,6 +1,10 @@
 """The build cache: hits reuse, misses make and drop the stale entry, pruning, and what an
 output is keyed on (its own module, what that imports, the data those name, nothing else)."""
 
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
 import pytest
 
 from lockstep import deps
@@ -19,6 +23,26 @@ def test_a_hit_reuses_and_a_new_key_replaces_the_old_entry(tmp_path):
     second = cache.fetch("fig.en", "k2", make("two"))
     assert second.read_text() == "two" and not first.exists()
     assert cache.made == ["fig.en", "fig.en"]
+
+
+def _fetch_slowly(folder: str) -> str:
+    """Fetch one output whose making takes a while and logs each time it runs."""
+
+    def make():
+        with open(Path(folder) / "made.log", "a") as log:
+            log.write("made\n")
+        time.sleep(0.5)
+        return b"figure"
+
+    return str(Cache(Path(folder) / "cache", "svg").fetch("fig.en", "k", make))
+
+
+def test_builds_sharing_a_cache_make_an_output_once(tmp_path):
+    # Two processes (the site and its offline edition, built side by side) miss at once.
+    with ProcessPoolExecutor(2) as pool:
+        paths = set(pool.map(_fetch_slowly, [str(tmp_path)] * 2))
+    assert (tmp_path / "made.log").read_text() == "made\n"
+    assert len(paths) == 1 and Path(paths.pop()).read_bytes() == b"figure"
 
 
 def test_a_failing_make_leaves_no_entry(tmp_path):

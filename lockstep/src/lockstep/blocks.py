@@ -95,7 +95,8 @@ def python_blocks(path: Path, site: Site) -> list[DocBlock]:
             first_of[section_file] = block
         blocks.append(block)
     for block in blocks:
-        block.code = includes.expand(block.code, site.root, site.snippets_options)
+        where = f"{display(path, site)}:{block.lineno}"
+        block.code = includes.expand(block.code, site.root, site.snippets_options, where)
     return blocks
 
 

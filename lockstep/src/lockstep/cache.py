@@ -6,20 +6,27 @@ that code does, not on how it is written: a `.py` input counts by its syntax tre
 or a reformat recomputes nothing (a page that shows a file's text keys on its bytes). Writing
 a new digest for a name removes the old ones, and `prune` removes names the site no longer
 produces, so the cache holds only what the current sources would build. Writes are atomic:
-a crash never leaves half a file.
+a crash never leaves half a file. Builds that share a cache (the site and its offline edition,
+side by side) make each output once: the first to need it makes it, the others wait for it.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TypeVar
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
 
 T = TypeVar("T")
 LOCKSTEP_SRC = Path(__file__).resolve().parent.parent  # the folder lockstep is imported from
@@ -87,6 +94,23 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+@contextlib.contextmanager
+def _only_one_maker(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `folder` itself (no lock file is left behind) while an output
+    in it is made: another process that needs the same output waits, then finds it made.
+    Without `fcntl` (Windows) outputs are made unlocked, as before: correct, only slower."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if fcntl is None:
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd closes, also if this process dies
+        yield
+    finally:
+        os.close(fd)
+
+
 class Cache:
     """Outputs of one kind (figures, values, notebooks) under one folder."""
 
@@ -103,12 +127,14 @@ class Cache:
         path = self.path(name, key)
         if path.is_file():
             return path
-        data = make()
-        write_atomic(path, data)
+        with _only_one_maker(path.parent):
+            if path.is_file():  # made by another build while this one waited
+                return path
+            write_atomic(path, make())
+            for old in path.parent.glob(f"*.{self.suffix}"):
+                if old != path:
+                    old.unlink(missing_ok=True)
         self.made.append(name)
-        for old in path.parent.glob(f"*.{self.suffix}"):
-            if old != path:
-                old.unlink(missing_ok=True)
         return path
 
     def prune(self, live: Iterable[str]) -> list[str]:

@@ -8,6 +8,9 @@ import re
 from pathlib import Path
 
 import markdown
+from pymdownx.snippets import SnippetMissingError
+
+from lockstep.errors import BuildError
 
 INCLUDE = "--8<--"
 # The module an include line names: `--8<-- "snippets/x.py"` or `"snippets/x.py:section"`.
@@ -32,12 +35,19 @@ def _preprocessor(options: dict):
     return md.preprocessors["snippet"]
 
 
-def expand(code: str, root: Path, options: dict) -> str:
-    """`code` with its includes expanded; a missing file is an error (check_paths)."""
+def expand(code: str, root: Path, options: dict, where: str = "a page") -> str:
+    """`code` with its includes expanded; a missing file is a BuildError naming `where` the
+    include is (check_paths)."""
     if INCLUDE not in code:
         return code
     with working_directory(root):
-        return "\n".join(_preprocessor(options).run(code.splitlines())) + "\n"
+        try:
+            return "\n".join(_preprocessor(options).run(code.splitlines())) + "\n"
+        except SnippetMissingError as error:
+            bases = ", ".join(options.get("base_path", ["."]))
+            raise BuildError(
+                f"{where}: {error} (looked in {bases}) — fix the include's path or add the file"
+            ) from None
 
 
 # A quoted include target, inline or in a block: `--8<-- "path"`, `"path:section"`, `"path:3:9"`.

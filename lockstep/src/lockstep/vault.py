@@ -20,6 +20,7 @@ from pathlib import Path
 import yaml
 
 from lockstep import includes
+from lockstep.blocks import display
 from lockstep.cache import remembered
 from lockstep.cards.deck import Deck
 from lockstep.fences import line_states
@@ -77,7 +78,8 @@ class Vault:
     def note(self, page: str, text: str, meta: dict) -> tuple[bytes, list[str]]:
         """One note from a page's Markdown (values and citations already written in), and the
         figures it embeds."""
-        expanded = includes.expand(text, self.site.root, self.site.snippets_options)
+        where = display(self.site.tree(self.lang) / page, self.site)
+        expanded = includes.expand(text, self.site.root, self.site.snippets_options, where)
         body, embedded = self.convert(page, expanded)
         head = f"---\n{yaml.safe_dump(meta, allow_unicode=True, sort_keys=False)}---\n\n"
         return (head + body.strip() + "\n").encode(), embedded
