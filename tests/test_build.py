@@ -95,13 +95,14 @@ def test_a_broken_link_and_a_missing_figure_each_fail_the_build_naming_them(proj
 
 @pytest.mark.build
 def test_missing_snippet_fails_the_build(project_copy):
+    # The build stops at the page (the default language's is read first).
     result = _break_and_build(
         project_copy,
-        f"docs/en/{PAGE}.md",
+        f"docs/zh/{PAGE}.md",
         '--8<-- "snippets/variance.py"',
         '--8<-- "snippets/gone.py"',
     )
-    _failed_with(result, "snippets/gone.py")
+    _failed_with(result, "snippets/gone.py", f"zh/{PAGE}.md")
 
 
 @pytest.mark.build

@@ -1,23 +1,27 @@
-"""Dirty rebuilds: a rebuild after edits writes exactly the pages made from what changed and
+"""Rebuilds: an edit remakes exactly the outputs made from the edited file (nothing for a
+comment or a page's prose), a dirty rebuild writes exactly the pages made from what changed and
 leaves the bytes a clean build leaves; the served page shows an edit to a snippet it includes;
 and the pieces (included files, keys by what code does, remembered exports) one by one."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from attention_site import derivation_tables
 from bench.site import SERVE_FLAGS, fetch, free_port, wait_until
 from lockstep import cache, includes
 from lockstep.cache import digest
 from lockstep.records import PageRecords, by_page
-from tests.conftest import copy_project, mkdocs_build
+from tests.conftest import DOCS, LANGS, ROOT, SITE, copy_project, mkdocs_build
 
 SNIPPET = "snippets/variance.py"  # included by why-dot-product-grows in both languages
+CODE = "snippets/softcap.py"  # draws the softcap figure; the derivation tables import it
 CARD = "docs/en/cards/why-scale.md"
 # In CARD's derivation, a depth section: only the card's own page shows it.
 PHRASE, EDITED = "looks at almost a single key", "looks at nearly a single key"
@@ -81,29 +85,65 @@ def test_search_entries_are_grouped_by_their_page():
 
 
 def _edit(project: Path) -> None:
+    """A comment in a snippet, a line of a card's depth, and a one-line change to the code of a
+    figure and of the derivation tables (the module those import)."""
     snippet, card = project / SNIPPET, project / CARD
     snippet.write_text(COMMENT + snippet.read_text(encoding="utf-8"), encoding="utf-8")
     text = card.read_text(encoding="utf-8")
     assert PHRASE in text, f"update this test: the phrase left {CARD}"
     card.write_text(text.replace(PHRASE, EDITED))
+    with open(project / CODE, "a", encoding="utf-8") as fh:
+        fh.write("EDITED = True  # a one-line edit to the code\n")
 
 
 def _files(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
 
 
-@pytest.mark.build
+def _outputs(cache: Path) -> dict[str, str]:
+    """kind/name -> digest of every output in a build cache (not the records of built pages)."""
+    return {
+        p.parent.relative_to(cache).as_posix(): p.stem
+        for p in cache.rglob("*")
+        if p.is_file() and not p.name.startswith(".") and p.parts[len(cache.parts)] != "pages"
+    }
+
+
+def _pages_showing(values) -> set[str]:
+    """The built pages (both languages) whose source shows one of `values`."""
+    pages = set()
+    for lang in LANGS:
+        for md in (DOCS / lang).rglob("*.md"):
+            if any(f"{{{{ {name}" in md.read_text(encoding="utf-8") for name in values):
+                page = md.relative_to(DOCS / lang).with_suffix("").as_posix()
+                pages.add(SITE.languages.prefix(lang) + page.removesuffix("index") + "/index.html")
+    return {page.replace("//", "/").lstrip("/") for page in pages}
+
+
 @pytest.mark.slow
-def test_a_dirty_rebuild_writes_only_what_changed_and_leaves_a_clean_builds_bytes(tmp_path):
-    project = copy_project(tmp_path / "project")
+def test_an_edit_remakes_only_its_outputs_and_pages_and_leaves_a_clean_builds_bytes(
+    built_site, tmp_path
+):
+    # After the shared builds: the cache they leave is warm, as after any build, and a copy of
+    # it shows which outputs the edit remade.
+    project = copy_project(tmp_path / "project", share_cache=False)
+    shutil.copytree(ROOT / ".cache", project / ".cache")
     env = {"PYTHONPATH": str(project)}  # the copy's snippets are what its build imports
     dirty, clean = tmp_path / "dirty", tmp_path / "clean"
     result = mkdocs_build(project, dirty, env=env, extra=["--dirty"])  # into nothing: all pages
     assert result.returncode == 0, result.stderr[-3000:]
     before = {p: p.stat().st_mtime_ns for p in dirty.rglob("*.html")}
+    outputs = _outputs(project / ".cache")
     _edit(project)
     result = mkdocs_build(project, dirty, env=env, extra=["--dirty"])
     assert result.returncode == 0, result.stderr[-3000:]
+    remade = _outputs(project / ".cache")
+    assert remade.keys() == outputs.keys()
+    # CODE feeds its figure and the derivation tables' module (which imports it); a comment and
+    # a page's prose remake nothing.
+    expected = {f"figures/softcap.{lang}" for lang in LANGS}
+    expected |= {f"values/{name}.{lang}" for name in derivation_tables.VALUES for lang in LANGS}
+    assert {name for name in remade if remade[name] != outputs[name]} == expected
     rewritten = {
         p.relative_to(dirty).as_posix() for p in before if p.stat().st_mtime_ns != before[p]
     }
@@ -115,7 +155,7 @@ def test_a_dirty_rebuild_writes_only_what_changed_and_leaves_a_clean_builds_byte
         # and practice carry only the parts said aloud, so they keep their bytes)
         "cards/index.html",  # its tag listing is read in every build
         "en/cards/index.html",
-    }
+    } | _pages_showing(derivation_tables.VALUES)
     assert COMMENT.strip() in (dirty / "en/why-dot-product-grows/index.html").read_text("utf-8")
     assert EDITED in (dirty / "en/cards/why-scale/index.html").read_text("utf-8")
     result = mkdocs_build(project, clean, env=env)
