@@ -28,9 +28,14 @@ def assert_no_math_script(page) -> None:
     assert page.evaluate("window.MathJax === undefined"), "a page loaded MathJax"
 
 
-def guarded_page(browser, allowed: tuple[str, ...], height: int = 1400):
-    """A page that refuses and records every request whose URL starts with none of `allowed`."""
-    pg = browser.new_page(viewport={"width": 1280, "height": height})
+def guarded_page(browser, allowed: tuple[str, ...], height: int = 1400, js: bool = True):
+    """A page that refuses and records every request whose URL starts with none of `allowed`
+    (with `js` False, in a context of its own that runs no scripts)."""
+    viewport = {"width": 1280, "height": height}
+    if js:
+        pg = browser.new_page(viewport=viewport)
+    else:
+        pg = browser.new_context(viewport=viewport, java_script_enabled=False).new_page()
     pg.foreign = []
     refuse_foreign(pg, pg, allowed)
     return pg

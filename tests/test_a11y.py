@@ -27,8 +27,7 @@ pytestmark = pytest.mark.browser
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]  # 2.2 AA: targets ≥ 24×24 px
 KINDS = [
     "",
-    "cards/",
-    "cards/practice/",
+    "cards/",  # practice mode and each of its states: test_practice_browser.py
     "cards/why-scale/",
     "cards/mqa-gqa/",
     "why-dot-product-grows/",

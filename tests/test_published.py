@@ -8,6 +8,7 @@ exists; canonical links and the sitemap carry the published URL; a missing addre
 
 from __future__ import annotations
 
+import posixpath
 import re
 import xml.etree.ElementTree as ET
 from urllib.parse import parse_qs, urljoin, urlsplit
@@ -49,31 +50,53 @@ def counterpart(path: str, lang: str, other: str) -> str:
     return SITE.languages.prefix(other) + path.removeprefix(SITE.languages.prefix(lang))
 
 
+SCRIPT_SRC = re.compile(r'<script[^>]*\ssrc="([^"]+)"')
+
+
+def scripts_of(site, path: str) -> tuple[str, ...]:
+    """The scripts a built page loads, as paths below the site root, in order."""
+    folder = path if path.endswith("/") or not path else posixpath.dirname(path)
+    html = site / path / "index.html" if folder == path else site / path
+    return tuple(
+        src if "//" in src else posixpath.normpath(posixpath.join(folder, src))
+        for src in SCRIPT_SRC.findall(html.read_text(encoding="utf-8"))
+    )
+
+
 @pytest.fixture(scope="module")
 def visits(browser, base_url, built_site):
-    """Visit every page once: failed responses, foreign requests, language menu, links."""
-    pg = guarded_page(browser, (base_url,))
+    """Visit every page once: failed responses, foreign requests, language menu, links.
+
+    What a page's scripts request (the search worker and index when asked for, the practice
+    deck) depends on which scripts it has, not on its text: the first page of each language
+    with a given set of scripts is visited with scripts on, waiting until the network is idle;
+    the others with scripts off, which still loads every style, font, figure and image."""
+    allowed = (base_url,)
+    with_js, without_js = guarded_page(browser, allowed), guarded_page(browser, allowed, js=False)
     failed: list[tuple[str, int, str]] = []
     current = {"page": ""}
-    pg.on(
-        "response",
-        lambda r: r.status >= 400 and failed.append((current["page"], r.status, r.url)),
-    )
-    menus, links, waited = {}, set(), set()
+    for pg in (with_js, without_js):
+        pg.on(
+            "response",
+            lambda r: r.status >= 400 and failed.append((current["page"], r.status, r.url)),
+        )
+    menus, links, seen = {}, set(), set()
     for path, lang in pages(built_site).items():
         current["page"] = path
-        # What a page requests after its load event (the search worker and the language's
-        # index) is the same for every page of a language: waited for on its first page.
-        pg.goto(base_url + path, wait_until="load" if lang in waited else "networkidle")
-        waited.add(lang)
+        first = (lang, scripts_of(built_site, path)) not in seen
+        seen.add((lang, scripts_of(built_site, path)))
+        pg = with_js if first else without_js
+        pg.goto(base_url + path, wait_until="networkidle" if first else "load")
         menus[path] = pg.eval_on_selector_all(
             "a.md-select__link[hreflang]", "as => as.map(a => [a.hreflang, a.href])"
         )
         for href in pg.eval_on_selector_all("[href], [src]", ADDRESSES):
             if href.startswith(base_url):
                 links.add(href.split("#")[0])
-    yield {"failed": failed, "foreign": list(pg.foreign), "menus": menus, "links": links}
-    pg.close()
+    foreign = with_js.foreign + without_js.foreign
+    yield {"failed": failed, "foreign": foreign, "menus": menus, "links": links, "js": len(seen)}
+    with_js.close()
+    without_js.context.close()
 
 
 def test_the_site_has_every_page_of_both_languages(built_site):

@@ -26,6 +26,8 @@ CARD = "docs/en/cards/why-scale.md"
 # In CARD's derivation, a depth section: only the card's own page shows it.
 PHRASE, EDITED = "looks at almost a single key", "looks at nearly a single key"
 COMMENT = "# a comment added while writing\n"
+EXAMPLE = ROOT / "examples" / "minimal"
+EXAMPLE_SNIPPET = "dice/rolls.py"  # included by the example's page in both languages
 
 
 def test_included_files_follow_inline_block_and_nested_includes(tmp_path):
@@ -166,27 +168,46 @@ def test_an_edit_remakes_only_its_outputs_and_pages_and_leaves_a_clean_builds_by
 
 
 @pytest.mark.build
-@pytest.mark.slow
 def test_the_served_page_shows_an_edit_to_a_snippet_it_includes(tmp_path):
-    project = copy_project(tmp_path / "project")
-    env = {**os.environ, "PYTHONPATH": str(project), "NO_MKDOCS_2_WARNING": "1"}
+    # On the example site: what `mkdocs serve --dirty` does with an edit does not depend on the
+    # site's size, and the example starts in seconds. This site's own includes are all watched
+    # (the test below).
+    example = shutil.copytree(
+        EXAMPLE, tmp_path / "minimal", ignore=shutil.ignore_patterns(".cache")
+    )
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     base = f"http://127.0.0.1:{free_port()}/"
     cmd = [sys.executable, "-m", "mkdocs", "serve", *SERVE_FLAGS, "--dev-addr", base[7:-1]]
     server = subprocess.Popen(
-        cmd, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        cmd, cwd=example, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     try:
-        wait_until(lambda: fetch(base) is not None, 300, "mkdocs serve to start")
-        pages = [base + "why-dot-product-grows/", base + "en/why-dot-product-grows/"]
+        wait_until(lambda: fetch(base) is not None, 120, "mkdocs serve to start")
+        pages = [base, base + "zh/"]  # both languages include the snippet
         assert all(COMMENT.strip() not in fetch(page).decode() for page in pages)
-        (project / SNIPPET).write_text(
-            COMMENT + (project / SNIPPET).read_text(encoding="utf-8"), encoding="utf-8"
-        )
+        snippet = example / EXAMPLE_SNIPPET
+        snippet.write_text(COMMENT + snippet.read_text(encoding="utf-8"), encoding="utf-8")
         wait_until(
             lambda: all(COMMENT.strip() in (fetch(page) or b"").decode() for page in pages),
-            300,
+            120,
             "the served pages to show the edit",
         )
     finally:
         server.terminate()
         server.wait(timeout=60)
+
+
+def test_every_file_a_page_includes_is_watched_by_serve():
+    from mkdocs.config import load_config
+
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    watched = [Path(config.docs_dir), *(Path(w) for w in config.watch)]
+    pages = [DOCS / lang / page for lang in LANGS for page in SITE.pages(lang)]
+    included = {
+        path
+        for page in pages
+        for path in includes.included_files(page.read_text("utf-8"), ROOT, SITE.snippets_options)
+    }
+    assert len(included) > 10  # the pages' snippets and kernels
+    unwatched = sorted(str(p) for p in included if not any(p.is_relative_to(w) for w in watched))
+    assert unwatched == [], "add their folders to `watch:` in mkdocs.yml"
