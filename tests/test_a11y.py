@@ -27,7 +27,8 @@ pytestmark = pytest.mark.browser
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]  # 2.2 AA: targets ≥ 24×24 px
 KINDS = [
     "",
-    "cards/",  # practice mode and each of its states: test_practice_browser.py
+    "cards/",
+    "cards/practice/",
     "cards/why-scale/",
     "cards/mqa-gqa/",
     "why-dot-product-grows/",
