@@ -83,8 +83,9 @@ def visits(browser, base_url, built_site):
     menus, links, seen = {}, set(), set()
     for path, lang in pages(built_site).items():
         current["page"] = path
-        first = (lang, scripts_of(built_site, path)) not in seen
-        seen.add((lang, scripts_of(built_site, path)))
+        kind = (lang, scripts_of(built_site, path))
+        first = kind not in seen
+        seen.add(kind)
         pg = with_js if first else without_js
         pg.goto(base_url + path, wait_until="networkidle" if first else "load")
         menus[path] = pg.eval_on_selector_all(
@@ -94,7 +95,7 @@ def visits(browser, base_url, built_site):
             if href.startswith(base_url):
                 links.add(href.split("#")[0])
     foreign = with_js.foreign + without_js.foreign
-    yield {"failed": failed, "foreign": foreign, "menus": menus, "links": links, "js": len(seen)}
+    yield {"failed": failed, "foreign": foreign, "menus": menus, "links": links}
     with_js.close()
     without_js.context.close()
 
