@@ -3,7 +3,8 @@
 Every page of both languages loads with no request answered 4xx/5xx and none to another host;
 its language menu lands on the counterpart page; every same-site link and asset it names
 exists; canonical links and the sitemap carry the published URL; a missing address gets the
-404 page in both languages; and the page's edit and report links point into the repository.
+404 page in both languages; the page's edit and report links point into the repository; and
+no table scrolls sideways at 1280 px (a keyboard could not reach its hidden columns).
 """
 
 from __future__ import annotations
@@ -31,6 +32,13 @@ DOWNLOADS = (("cards", "apkg"), ("vault", "zip"), ("handbook", "html"), ("handbo
 # knowledge map's boxes), so its attribute is resolved against the page instead.
 ADDRESSES = """es => es.map(e => typeof e.href === "string" ? e.href
     : e.hasAttribute("href") ? new URL(e.getAttribute("href"), document.baseURI).href : e.src)"""
+
+# The tables wider than the box that scrolls them (Material's wrapper when scripts run, the
+# table itself when not), named by their first header cell.
+SCROLLING_TABLES = """() => [...document.querySelectorAll(".md-typeset table")]
+    .filter(t => { const box = t.closest(".md-typeset__scrollwrap") || t;
+                   return box.scrollWidth > box.clientWidth; })
+    .map(t => t.querySelector("th")?.textContent ?? "")"""
 
 
 def pages(site) -> dict[str, str]:
@@ -80,7 +88,7 @@ def visits(browser, base_url, built_site):
             "response",
             lambda r: r.status >= 400 and failed.append((current["page"], r.status, r.url)),
         )
-    menus, links, seen = {}, set(), set()
+    menus, links, seen, scrolling = {}, set(), set(), {}
     for path, lang in pages(built_site).items():
         current["page"] = path
         kind = (lang, scripts_of(built_site, path))
@@ -91,11 +99,19 @@ def visits(browser, base_url, built_site):
         menus[path] = pg.eval_on_selector_all(
             "a.md-select__link[hreflang]", "as => as.map(a => [a.hreflang, a.href])"
         )
+        if tables := pg.evaluate(SCROLLING_TABLES):
+            scrolling[path] = tables
         for href in pg.eval_on_selector_all("[href], [src]", ADDRESSES):
             if href.startswith(base_url):
                 links.add(href.split("#")[0])
     foreign = with_js.foreign + without_js.foreign
-    yield {"failed": failed, "foreign": foreign, "menus": menus, "links": links}
+    yield {
+        "failed": failed,
+        "foreign": foreign,
+        "menus": menus,
+        "links": links,
+        "scrolling": scrolling,
+    }
     with_js.close()
     without_js.context.close()
 
@@ -110,6 +126,10 @@ def test_the_site_has_every_page_of_both_languages(built_site):
 def test_no_request_on_any_page_fails_or_leaves_the_site(visits):
     assert not visits["failed"], visits["failed"][:10]
     assert not visits["foreign"], visits["foreign"][:10]
+
+
+def test_no_table_scrolls_sideways_at_the_width_axe_checks(visits):
+    assert not visits["scrolling"], visits["scrolling"]
 
 
 def test_the_language_menu_lands_on_the_counterpart_page(visits, base_url):
