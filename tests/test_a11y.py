@@ -5,8 +5,8 @@ axe samples one page of each kind (home, cards index, cards, the central page, d
 kernel, benchmark, notebook, glossary, references), cycling through the four pairs of
 language and colour scheme, and the 404 page in both schemes: 13 page loads, about 30 s on
 2 cores. A11Y_ALL=1 (`make a11y`) checks every page of both languages and the 404 page in both
-schemes instead (13 min 16 s on 2 cores, 2026-12-02). The formulas are drawn at build time, so nothing
-waits for them.
+schemes instead (13 min 16 s on 2 cores, 2026-12-02). The formulas are drawn at build time,
+so nothing waits for them.
 """
 
 import json
