@@ -78,6 +78,22 @@ def test_citations_render_in_each_language_with_a_list_of_references(bib):
     assert "(Vaswani et al., 2017, §3.2.1)" in plain and "References" not in plain
 
 
+def test_a_note_of_what_was_checked_is_shown_in_the_pages_language_or_marked_english(tmp_path):
+    works = {
+        "shazeer2019": {**WORKS["shazeer2019"], "checked": {"en": "Abstract", "zh": "摘要"}},
+        "vaswani2017": {**WORKS["vaswani2017"], "checked": "§3.2.1"},
+    }
+    bib = Bibliography.load(_write(tmp_path, "refs.yml", works))
+    page = "[@shazeer2019] [@vaswani2017]\n"
+    zh, en = bib.render(page, "zh"), bib.render(page, "en")
+    assert "— 摘要" in zh and '— <span lang="en">§3.2.1</span>' in zh
+    assert "— Abstract" in en and "— §3.2.1" in en and "摘要" not in en
+    for bad in ({"zh": "摘要"}, {"en": "Abstract", "zh": ""}):
+        works["shazeer2019"]["checked"] = bad
+        with pytest.raises(ValueError, match="a note per language"):
+            Bibliography.load(_write(tmp_path, "refs.yml", works))
+
+
 def test_citations_in_code_emails_and_decorators_are_left_alone(bib):
     page = "Mail a@b.com, run `@shazeer2019`.\n\n```python\n@vaswani2017\n```\n"
     assert cited(page) == []

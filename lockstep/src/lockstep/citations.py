@@ -15,6 +15,10 @@ in one place. The bibliography is YAML, one entry per key:
       url: https://arxiv.org/abs/1706.03762
       checked: §3.2.1 and its footnote 4              # what was read, for reports and code
 
+`checked` is in the bibliography's language (English), or one note per language
+(`checked: {en: ..., zh: ...}`); a page of a language without its own note shows the English
+one, marked as English.
+
 Titles are listed as published. Words of the bibliography's own, a group author's ("PyTorch
 authors") or a kind of venue ("technical report"), get their renderings in the file's
 `_translations` mapping (phrase -> {lang: rendering}), applied wherever a page of that
@@ -73,7 +77,7 @@ class Work:
     venue: str
     year: int
     url: str
-    checked: str = ""
+    checked: str | dict[str, str] = ""  # one note, or {lang: note}
     suffix: str = ""  # "a", "b" when the same authors have two works in one year
     translations: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # phrase, {lang: ..}
 
@@ -117,7 +121,22 @@ class Work:
         else:
             venue = words(lang)["sep"].join([translated, *(english(n) for n in note)])
         text = f"{authors} ({self.when}). {english(f'*{self.title}*')}. {venue}. <{self.url}>"
-        return text + (f" — {english(self.checked)}" if self.checked else "")
+        return text + (f" — {self.note(lang)}" if self.checked else "")
+
+    def note(self, lang: str) -> str:
+        """What was checked, in `lang` if the entry has it, else marked as English."""
+        notes = self.checked if isinstance(self.checked, dict) else {ENTRY_LANGUAGE: self.checked}
+        if lang in notes:
+            return notes[lang]
+        return _english(notes[ENTRY_LANGUAGE])
+
+
+def _valid_note(checked: object) -> bool:
+    """A note is text, or non-empty text per language with the bibliography's among them."""
+    if isinstance(checked, dict):
+        notes = checked.values()
+        return ENTRY_LANGUAGE in checked and all(isinstance(n, str) and n for n in notes)
+    return isinstance(checked, str)
 
 
 def _english(text: str) -> str:
@@ -180,6 +199,11 @@ class Bibliography:
                 problems.append(f"{key}: url is not a link: {entry['url']!r}")
             elif re.search(r"report|repository", entry["venue"]) and not entry.get("checked"):
                 problems.append(f"{key}: a report or repository says what was read (checked:)")
+            elif not _valid_note(entry.get("checked", "")):
+                problems.append(
+                    f"{key}: checked: is one note, or a note per language with "
+                    f"{ENTRY_LANGUAGE!r} among them: {entry['checked']!r}"
+                )
             else:
                 works[key] = Work(
                     key=key,
