@@ -76,6 +76,12 @@ def test_bei_after_a_verb_of_decrease_is_found_with_what_to_write():
     assert "降到原来的 1/X" in next(a for _, _, a in found if "倍" in a)
 
 
+def test_thousands_counted_in_qian_past_ten_are_found():
+    text = "一本 65 千 token 的书，最大值约 65.5 千，约 4 千个特征，6.5 万个 token。\n"
+    found = [t for _, t, advice in typography.chinese_problems(text) if "万" in advice]
+    assert found == ["65 千", "65.5 千"]
+
+
 def test_an_avoided_variant_may_hold_a_formula_and_name_its_own_replacement(tmp_path):
     glossary = load(tmp_path, "terms.yml", TERMS, Glossary, ("zh", "en"))
     text = "可学习的温度 $g$ 放大 logit。这里用参考内核。温度 $T$ 是除数。cap 取 50。\n"

@@ -29,6 +29,11 @@ RULES = [
         ),
         "倍 after a verb of decrease: write 降到原来的 1/X, or 减少 Y%",
     ),
+    (
+        # Chinese groups large numbers by ten thousand: "65 千" is an English "65k" word by word.
+        re.compile(r"\d{2,}(?:\.\d+)?\s*千"),
+        "tens of 千: count in 万 (6.5 万), or write the digits",
+    ),
 ]
 
 
