@@ -235,7 +235,7 @@ GPU_CELLS = {
 PREVIOUS_ON = {
     "zh": "上一个内核（三个反向内核、float32 的 O、前向前后另有四次启动）测量于 {date}，{gpu}，"
     "PyTorch {torch}，CUDA {cuda}，Triton {triton}，当时的方法：每格是 "
-    "`triton.testing.do_bench(warmup=10, rep=50)` 的中位数，按估计为 {lo} 到 {hi} 次计时，"
+    "`triton.testing.do_bench(warmup=10, rep=50)` 给出的中位数，估计由 {lo} 到 {hi} 次计时得出，"
     "各提供方依次计时、不交替。TFLOP/s 已由记录的中位时间按 FlashAttention 的约定重新计算"
     "（当时的表少算了反向的重计算，是这里的 6/7）；没有离散程度，比值是两个中位数之比。",
     "en": "The previous kernel (three backward kernels, an fp32 O, four more launches around the "
@@ -359,10 +359,11 @@ RUN_OF = {
            "the old method"},
 }  # fmt: skip
 FLASH_LINE = {
-    "zh": "- 对比 SDPA 的 flash 后端（FlashAttention-2，一个 Ampere 一代的内核在 Hopper 上运行）："
-    "前向 {f_lo:.2f}× 到 {f_hi:.2f}×，前向+反向 {b_lo:.2f}× 到 {b_hi:.2f}×。",
+    "zh": "- 对比 SDPA 的 flash 后端（FlashAttention-2，一个 Ampere 一代的内核在 Hopper 上运行），"
+    "N ≥ {n}：前向 {f_lo:.2f}× 到 {f_hi:.2f}×，前向+反向 {b_lo:.2f}× 到 {b_hi:.2f}×。",
     "en": "- Against SDPA's flash backend (FlashAttention-2, an Ampere-generation kernel running "
-    "on Hopper): forward {f_lo:.2f}× to {f_hi:.2f}×, forward+backward {b_lo:.2f}× to {b_hi:.2f}×.",
+    "on Hopper), N ≥ {n}: forward {f_lo:.2f}× to {f_hi:.2f}×, forward+backward {b_lo:.2f}× to "
+    "{b_hi:.2f}×.",
 }
 
 
@@ -401,6 +402,7 @@ def _targets(results: dict, lang: str, run: str) -> str:
     if all(flash.values()):
         lines.append(
             FLASH_LINE[lang].format(
+                n=TARGET_MIN_N,
                 f_lo=min(flash["fwd"]),
                 f_hi=max(flash["fwd"]),
                 b_lo=min(flash["fwd+bwd"]),
@@ -478,12 +480,14 @@ PREVIOUS_TILE_HEADERS = {
 }  # fmt: skip
 PREVIOUS_TILES_ON = {
     "zh": "上一个内核的分块扫描（{date}，{gpu}，Triton {triton}，bfloat16，非因果，TFLOP/s 按当时的"
-    "“有用” FLOP 计数）：默认分块先计时、最后再计时一次，二者之差就是这个形状、这个模式下两次运行"
-    "之间的离散程度。前向分块 M×N；反向 dK/dV 的键行数 × 查询行数，dQ 的查询行数 × 键行数。",
+    "“有用” FLOP 计数）：默认分块最先计时，第四次又计时一次（第三组候选就是默认分块本身），"
+    "二者之差就是这个形状、这个模式下两次运行之间的离散程度。前向分块 M×N；反向 dK/dV 的键行数 × "
+    "查询行数，dQ 的查询行数 × 键行数。",
     "en": "The previous kernel's tile sweep ({date}, {gpu}, Triton {triton}, bfloat16, "
     "non-causal, TFLOP/s in the “useful” count of the time): the default tiles were timed first "
-    "and again last, and the difference of the two is the spread at that shape and mode. "
-    "Forward tiles M×N; backward dK/dV keys × queries, dQ queries × keys.",
+    "and again fourth (the third candidate was the default itself), and the difference of the "
+    "two is the spread at that shape and mode. Forward tiles M×N; backward dK/dV keys × "
+    "queries, dQ queries × keys.",
 }
 
 

@@ -84,7 +84,7 @@ def test_only_at_d_128_and_n_16384_did_other_tiles_beat_the_previous_default_bey
     assert {(f["d"], f["N"]) for f in beyond} == {(128, 16384)}
     assert {f["mode"] for f in beyond} == {"fwd", "fwd+bwd"}
     assert all((f["best"]["BLOCK_M"], f["best"]["BLOCK_N"]) == (128, 128) for f in beyond)
-    # "the default, timed first, was slower in its repeat in every forward+backward pair"
+    # "In every forward+backward pair the default was slower in its repeat"
     assert all(f["repeat_slower"] for f in findings if f["mode"] == "fwd+bwd")
 
 

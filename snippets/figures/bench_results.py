@@ -152,7 +152,7 @@ def previous_tile_findings(results: dict) -> list[dict]:
                     "mode": mode,
                     "default": own,
                     "spread": (max(own) - min(own)) / mean,
-                    "repeat_slower": own[1] < own[0],  # the default ran first and last
+                    "repeat_slower": own[1] < own[0],  # the default ran first and fourth
                     "best": best["config"],
                     "margin": best[mode]["tflops"] / mean - 1,
                 }
