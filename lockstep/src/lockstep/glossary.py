@@ -37,8 +37,8 @@ from lockstep.tables import markdown_table
 NOT_USED = {"zh": "不用{}。", "en": "Not {}."}
 QUOTE = {"zh": "“{}”", "en": "“{}”"}
 TABLE_HEADERS = {
-    "zh": ("术语", "English", "定义", "不用的译法与理由"),
-    "en": ("Term", "中文", "Definition", "Not used, and why"),
+    "zh": ("术语", "英文", "定义", "不用的译法与理由"),
+    "en": ("Term", "Chinese", "Definition", "Not used, and why"),
 }
 # Where no definition goes: whatever is not prose, and link texts and citations too (a hover
 # inside a link or a quoted section title would be a link inside a link, or misread).
