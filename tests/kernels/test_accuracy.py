@@ -74,11 +74,12 @@ FEW_KEYS = Problem(B=1, H=1, N_q=2, N_k=79, d=16, causal=True, scale=None, seed=
 
 @st.composite
 def problems(draw, magnitudes=(1.0,)) -> Problem:
-    """Batch and heads 1-3, lengths 1-300 (q and k independent, also when causal), any d,
-    the default scale or one in [0.05, 2]."""
+    """Batch and heads 1-2 (two already tell one head's offsets from the next; the interpreter
+    runs every head, so more only cost time), lengths 1-300 (q and k independent, also when
+    causal), any d, the default scale or one in [0.05, 2]."""
     return Problem(
-        B=draw(st.integers(1, 3)),
-        H=draw(st.integers(1, 3)),
+        B=draw(st.integers(1, 2)),
+        H=draw(st.integers(1, 2)),
         N_q=draw(st.integers(1, 300)),
         N_k=draw(st.integers(1, 300)),
         d=draw(st.sampled_from(triton_attention.SUPPORTED_D)),
