@@ -22,8 +22,8 @@ units, and c multiplies only the differences S - m_i, which are small. Scaling t
 (tutorial 06 multiplies them by scale * log2 e) rounds numbers as large as the logits before
 m_i is subtracted; it saves one floating-point operation per score, one that is not a matrix
 product and so costs many times a matmul FLOP (16 times on an A100, FlashAttention-2, §3.1), in
-the step whose exponentials can take half as long as the matrix products on Hopper
-(FlashAttention-3, §3.1).
+the step whose exponentials can take half as long as the matrix products on an H100 (FP16
+forward at d = 128, FlashAttention-3, §3.1).
 
 float32 inputs use "tf32x3" dots on a GPU: three TensorFloat-32 tensor-core products whose
 sum recovers about float32 accuracy (plain tf32 keeps 10 of float32's 23 mantissa bits,
@@ -139,10 +139,10 @@ def _visible(offs_m, offs_n, N_K, CAUSAL: tl.constexpr):
 # ----------------------------------------------------------------------------- forward
 @triton.jit
 def _query_tile(CAUSAL: tl.constexpr):
-    """The query tile of this program. Tiles are on grid axis 0, which GPUs in practice start
-    fastest (CUDA promises no order), so programs that run together share one head's K and V
-    in the L2 cache. Causal tiles differ in length (tile t sees the first (t + 1) * BLOCK_M
-    keys): the longest of each head start first."""
+    """The query tile of this program. Tiles are on grid axis 0, assumed to vary fastest in
+    launch order (commonly observed; CUDA documents no order), so programs that run together
+    share one head's K and V in the L2 cache. Causal tiles differ in length (tile t sees the
+    first min((t + 1) * BLOCK_M, N_k) keys): the longest of each head start first."""
     tile = tl.program_id(0)
     if CAUSAL:
         tile = tl.num_programs(0) - 1 - tile

@@ -241,7 +241,7 @@ def _record_launches(monkeypatch, ops=None) -> dict[str, _Launches]:
 
 
 def test_every_launch_puts_tiles_on_the_first_grid_axis_then_heads_then_batch(monkeypatch):
-    # Axis 0 is the one GPUs start fastest in practice: programs that run together share a head.
+    # Axis 0 is assumed to vary fastest in launch order: programs that run together share a head.
     _with_tiles(monkeypatch, T.ForwardTiles(32, 16), T.BackwardTiles(16, 64))
     recorders = _record_launches(monkeypatch)
     q, k, v, dO = random_inputs((2, 3, 40, 16), (2, 3, 300, 16), torch.float32, seed=11)
