@@ -61,8 +61,10 @@ def copy_project(dest: Path, share_cache: bool = True) -> Path:
 
 
 @pytest.fixture
-def project_copy(tmp_path) -> Path:
-    """A scratch copy of the project to break on purpose (build cache shared)."""
+def project_copy(tmp_path, built_site) -> Path:
+    """A scratch copy of the project to break on purpose (build cache shared). It asks for
+    `built_site` so that these builds run with the tests that read the shared builds, on the
+    cache those leave warm, not cold beside them computing the same figures and values."""
     return copy_project(tmp_path)
 
 
