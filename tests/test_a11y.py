@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -159,7 +160,7 @@ def _nu_jar():
     return jar
 
 
-def _nu_targets(site) -> list:
+def _nu_targets(site: Path) -> list[Path]:
     """What the Nu checker reads: the site, or all of it but the cards the sample leaves out."""
     if os.environ.get("A11Y_ALL"):
         return [site]

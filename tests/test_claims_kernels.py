@@ -126,3 +126,10 @@ def test_sdpa_s_default_call_ran_about_as_fast_as_forced_cudnn_on_the_h200():
     ratios = [r["sdpa"] / r["sdpa-cudnn"] for r in rows if r["dtype"] != "float32"]
     assert ratios and all(0.85 <= x <= 1.15 for x in ratios), (min(ratios), max(ratios))
     assert shape_for(1024, 64) == (16, 32)
+
+
+def test_the_gpu_runs_stop_starting_shapes_after_the_minutes_the_page_gives():
+    # triton.md: "`bench.gpu` ... starts no new shape after 7 minutes; `bench.tiles` ... after 5"
+    from bench import gpu, tiles
+
+    assert (gpu.BUDGET_S, tiles.BUDGET_S) == (7 * 60, 5 * 60)
