@@ -1,6 +1,7 @@
 """The slips readers of 2026-12-01 had to catch by eye, each now a check that fails the build
 (or the page's tests) with the place and a fix: shown firing here, and passing on good text."""
 
+import pytest
 import yaml
 
 from lockstep import rendered, typography
@@ -54,6 +55,19 @@ def test_group_authors_and_kinds_of_venue_read_in_the_page_s_language(tmp_path):
     assert bib.works["v2"].full("en").startswith("DeepSeek-AI (2024a). *V2*. technical report, ")
 
 
+def test_a_note_in_a_venue_fails_the_bibliography_naming_the_work_and_where_it_goes(tmp_path):
+    # Only a venue's kind has renderings: a note after it reads in English on every page.
+    for venue, prose in [
+        ("ICLR; sections as numbered in arXiv:1", "sections as numbered in"),
+        ("arXiv preprint (later TPAMI, 2024)", "later"),
+    ]:
+        works = {**WORKS, "v3": {**WORKS["v3"], "venue": venue}}
+        with pytest.raises(ValueError) as error:
+            load(tmp_path, "refs.yml", works, Bibliography)
+        assert f"v3: the venue is a kind and identifiers; {prose!r}" in str(error.value)
+        assert "checked:" in str(error.value)
+
+
 def test_a_built_chinese_page_with_a_raw_key_an_ascii_join_or_english_chrome_fails():
     page = (
         "<body><p>见（DeepSeek-AI，2024b，§3.1.2; @deepseek2024v3, §4.2）。</p>"
@@ -80,6 +94,15 @@ def test_thousands_counted_in_qian_past_ten_are_found():
     text = "一本 65 千 token 的书，最大值约 65.5 千，约 4 千个特征，6.5 万个 token。\n"
     found = [t for _, t, advice in typography.chinese_problems(text) if "万" in advice]
     assert found == ["65 千", "65.5 千"]
+
+
+def test_ascii_joins_inside_a_chinese_citations_locator_are_found():
+    # Between two code spans the page's rule sees no Chinese character: the locator's own.
+    text = (
+        "见代码[@a, `model.py`, `forward`]与[@a, `model.py` 中的 `forward`]；[@b, §3; @c, §1]。\n"
+    )
+    found = [t for _, t, advice in typography.chinese_problems(text) if "locator" in advice]
+    assert found == ["`model.py`, `forward`"]
 
 
 def test_an_avoided_variant_may_hold_a_formula_and_name_its_own_replacement(tmp_path):

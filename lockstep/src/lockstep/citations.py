@@ -131,6 +131,15 @@ class Work:
         return _english(notes[ENTRY_LANGUAGE])
 
 
+def _venue_note(venue: str) -> str | None:
+    """A word of prose after a venue's kind or in its brackets ("; sections as numbered in",
+    "(later …)"): only the kind has renderings, so a note there is English on every page."""
+    _, *note = re.split(r"[,;] ", venue, maxsplit=1)
+    rest = " ".join(note + re.findall(r"\(([^)]*)", venue))
+    m = re.search(r"(?<![\w/:.#-])[a-z]{2,}(?:\s+[a-z]{2,})*(?![\w/:.#-])", rest)
+    return m[0] if m else None
+
+
 def _valid_note(checked: object) -> bool:
     """A note is text, or non-empty text per language with the bibliography's among them."""
     if isinstance(checked, dict):
@@ -199,6 +208,11 @@ class Bibliography:
                 problems.append(f"{key}: url is not a link: {entry['url']!r}")
             elif re.search(r"report|repository", entry["venue"]) and not entry.get("checked"):
                 problems.append(f"{key}: a report or repository says what was read (checked:)")
+            elif prose := _venue_note(entry["venue"]):
+                problems.append(
+                    f"{key}: the venue is a kind and identifiers; {prose!r} stays English on "
+                    "every page: say it in checked:, which has a note per language"
+                )
             elif not _valid_note(entry.get("checked", "")):
                 problems.append(
                     f"{key}: checked: is one note, or a note per language with "
@@ -300,7 +314,7 @@ class Bibliography:
             if title:
                 heading = title["text"]
             short = bool(compact and compact(heading))
-            for m in reversed(list(_in_prose(line)) if not fenced else []):
+            for m in reversed(list(in_prose(line)) if not fenced else []):
                 line = line[: m.start()] + write(m, short) + line[m.end() :]
             lines.append(line)
         out = "\n".join(lines) + ("\n" if text.endswith("\n") else "")
@@ -345,7 +359,7 @@ def _title_of(text: str, page: str) -> str:
     return m[1].strip() if m else page
 
 
-def _in_prose(line: str) -> Iterator[re.Match]:
+def in_prose(line: str) -> Iterator[re.Match]:
     """The citations of one line that start in prose (not in inline code, math, a link
     target or an HTML tag); a locator may itself hold code or math."""
     if "@" not in line:
@@ -360,7 +374,7 @@ def citations(text: str) -> Iterator[re.Match]:
     """Every citation in a page's prose (fences, inline code and link targets left out)."""
     for line, fenced in line_states(text):
         if not fenced:
-            yield from _in_prose(line)
+            yield from in_prose(line)
 
 
 def unclosed(text: str) -> list[int]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from lockstep.citations import group
+from lockstep.citations import in_prose as citations_in
 from lockstep.cjk import IDEOGRAPH
 from lockstep.fences import line_states
 from lockstep.frontmatter import split_front_matter
@@ -37,6 +39,11 @@ RULES = [
 ]
 
 
+# A locator is printed as written, inside the Chinese citation's ，-joined parts: "`a.py`, `f`"
+# would join them with ASCII punctuation between two code spans, where RULES see no Chinese.
+LOCATOR_JOIN = "ASCII , or ; in a citation's locator: join its parts with 、 or write a 中的 b"
+
+
 def chinese_problems(text: str) -> list[tuple[int, str, str]]:
     """(line number, the offending text, what to use) for each punctuation slip in the prose."""
     _, body = split_front_matter(text)
@@ -54,5 +61,11 @@ def chinese_problems(text: str) -> list[tuple[int, str, str]]:
                     for m in rule.finditer(piece)
                 ]
             offset += len(piece)
+        on_line += [
+            (m.start(), locator, LOCATOR_JOIN)
+            for m in citations_in(line)
+            for _, locator in group(m)
+            if locator and re.search(r"[,;]\s", locator)
+        ]
         found += [(number, text, advice) for _, text, advice in sorted(on_line)]
     return found

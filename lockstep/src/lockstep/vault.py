@@ -115,9 +115,10 @@ class Vault:
 def build(site, deck: Deck | None, lang: str, exported, figure, key_of=lambda page: None) -> bytes:
     """The vault of `lang` as a .zip: every Markdown page and card a note, with module maps.
 
-    `exported(text, lang)` writes computed values and citations in; `figure(name)` gives the
-    path of figure `name` in `lang`, or None if the site does not draw it; `key_of(page)`, a
-    digest of what the page is made from, under which its note is remembered between builds."""
+    `exported(text, lang, where)` writes computed values and citations in (`where` names the
+    page in errors); `figure(name)` gives the path of figure `name` in `lang`, or None if the
+    site does not draw it; `key_of(page)`, a digest of what the page is made from, under which
+    its note is remembered between builds."""
     vault = Vault(site, deck, lang, figure)
     cards = {c.path.resolve(): c for c in deck.cards(lang)} if deck else {}
     for page in site.pages(lang):
@@ -138,8 +139,8 @@ def build(site, deck: Deck | None, lang: str, exported, figure, key_of=lambda pa
                 }
             else:
                 title = next((t for _, level, t in headings(body) if level == 1), page)
-                meta = {"title": exported(title, lang)}
-            return vault.note(page, exported(body, lang), meta)
+                meta = {"title": exported(title, lang, f"{lang}/{page}")}
+            return vault.note(page, exported(body, lang, f"{lang}/{page}"), meta)
 
         vault.add_note(page, *remembered(("vault", lang, page), key_of(page), note))
     if deck:

@@ -53,13 +53,17 @@ def note_guid(card_id: str, lang: str) -> str:
     return genanki.guid_for(card_id, lang)
 
 
-def note_fields(deck: Deck, card: Card, substitute: Callable[[str, str], str]) -> list[str]:
+def note_fields(deck: Deck, card: Card, substitute: Callable[[str, str, str], str]) -> list[str]:
     """(Id, Question, Answer) for a card; the answer is the sentence plus the key points."""
 
     def html(key: str) -> str:
-        return substitute(deck.section(card, key), card.lang)
+        return substitute(deck.section(card, key), card.lang, str(card.path))
 
-    question = to_html(substitute(card.title, card.lang)).removeprefix("<p>").removesuffix("</p>")
+    question = (
+        to_html(substitute(card.title, card.lang, str(card.path)))
+        .removeprefix("<p>")
+        .removesuffix("</p>")
+    )
     return [card.id, question, to_html(html("answer") + "\n\n" + html("key_points"))]
 
 
@@ -85,7 +89,7 @@ class TimedNote(genanki.Note):
 def package(
     deck: Deck,
     lang: str,
-    substitute: Callable[[str, str], str],
+    substitute: Callable[[str, str, str], str],
     key_of: Callable[[Card], str | None] = lambda card: None,
 ) -> bytes:
     """The .apkg of one language's cards, as bytes. `key_of(card)`: a digest of what the card's

@@ -127,11 +127,13 @@ class LockstepPlugin(BasePlugin):
                 config.extra_css.append(math.CSS_DEST)
         return config
 
-    def _exported(self, text: str, lang: str) -> str:
-        """Text for an export that has no page around it (the Anki decks): computed values in,
-        citations written out without links."""
+    def _exported(self, text: str, lang: str, where: str) -> str:
+        """Text of `where` for an export that has no page around it (the Anki decks, the
+        vault): computed values in, citations written out without links."""
         text = self.values.substitute(text, lang, export=True)
-        return self.bibliography.render(text, lang, links=False) if self.bibliography else text
+        if not self.bibliography:
+            return text
+        return self.bibliography.render(text, lang, where=where, links=False)
 
     def on_serve(self, server, config: MkDocsConfig, builder):
         """Watch what the build imports and reads besides docs/: the site's values and figures
