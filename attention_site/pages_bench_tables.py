@@ -24,8 +24,8 @@ MEASURED_ON = {
     "127.0.0.1 without throttling; {pages} pages.",
 }
 BUDGETS = {
-    "zh": "预算：每个页面首次访问不超过 {page:,} B（gzip），承载整副卡片的打印版手册和练习页不超过 "
-    "{deck:,} B。之后的测量中超出预算的页面：{over}。",
+    "zh": "预算：每个页面首次访问不超过 {page:,} B（gzip），承载整副卡片的打印版手册和练习模式"
+    "不超过 {deck:,} B。之后的测量中超出预算的页面：{over}。",
     "en": "Budgets: at most {page:,} B gzip on a first visit to a page, {deck:,} B for the "
     "printable handbook and practice mode, which carry the whole deck. Pages over their budget "
     "in the after measurement: {over}.",

@@ -12,7 +12,7 @@ SCALE_NAMES = {
 
 SETUP_ROWS = {
     "zh": (
-        ("d_model", r"$d_\text{model}$（嵌入维度）"),
+        ("d_model", r"$d_\text{model}$（嵌入宽度）"),
         ("d_ks", "$d_k$"),
         ("n_pairs", "每个序列的（键，值）对数"),
         ("n_keys", "键的词表大小"),

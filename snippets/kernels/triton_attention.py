@@ -171,8 +171,8 @@ def _attn_fwd_inner(O_i, l_i, m_i, Q_i, K, V, bh, offs_m, c, N_K, lo, hi,
                     HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr, MASK: tl.constexpr,
                     CAUSAL: tl.constexpr, TMA: tl.constexpr, WARP_SPECIALIZE: tl.constexpr,
                     UPCAST: tl.constexpr, ACC: tl.constexpr, PRECISION: tl.constexpr):
-    # With WARP_SPECIALIZE, Triton gives the loads to producer warps and the math to consumer
-    # warpgroups, which then wait on tiles already in shared memory.
+    # With WARP_SPECIALIZE, Triton may split this loop into asynchronous partitions (loads,
+    # matrix products, vector operations); which warps do what here was not inspected.
     for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WARP_SPECIALIZE):
         start_n = tl.multiple_of(start_n, BLOCK_N)
         offs_n = start_n + tl.arange(0, BLOCK_N)
