@@ -359,8 +359,8 @@ RUN_OF = {
            "the old method"},
 }  # fmt: skip
 FLASH_LINE = {
-    "zh": "- 对比 SDPA 的 flash 后端（FlashAttention-2，一个 Ampere 一代的内核在 Hopper 上运行），"
-    "N ≥ {n}：前向 {f_lo:.2f}× 到 {f_hi:.2f}×，前向+反向 {b_lo:.2f}× 到 {b_hi:.2f}×。",
+    "zh": "- 对比 SDPA 的 flash 后端（FlashAttention-2，为 Ampere 一代编写、在 Hopper 上运行的"
+    "内核），N ≥ {n}：前向 {f_lo:.2f}× 到 {f_hi:.2f}×，前向+反向 {b_lo:.2f}× 到 {b_hi:.2f}×。",
     "en": "- Against SDPA's flash backend (FlashAttention-2, an Ampere-generation kernel running "
     "on Hopper), N ≥ {n}: forward {f_lo:.2f}× to {f_hi:.2f}×, forward+backward {b_lo:.2f}× to "
     "{b_hi:.2f}×.",

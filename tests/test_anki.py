@@ -78,7 +78,7 @@ def package(project: Path, lang: str) -> Path:
     """The deck of `lang` packaged from a project copy (values left as written)."""
     deck = Deck(load_site(project / "mkdocs.yml"))
     path = project / f"cards.{lang}.apkg"
-    path.write_bytes(export.package(deck, lang, lambda text, _lang: text))
+    path.write_bytes(export.package(deck, lang, lambda text, _lang, _where: text))
     return path
 
 

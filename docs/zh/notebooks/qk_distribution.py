@@ -11,7 +11,7 @@
 # %% [markdown]
 # # 实验笔记：q·k 的分布
 #
-# 页面[点积为什么随 d_k 增大](../why-dot-product-grows.md)背后的实验，用的是同一个抽样函数
+# “[点积为什么随 d_k 增大](../why-dot-product-grows.md)”一页背后的实验，用的是同一个抽样函数
 # `snippets/variance.py`。这个实验笔记的文本一有改动，或它导入的代码的行为（只加注释不算）及其读取的数据有变，构建就会重新运行它；任何一个单元格出错，构建就失败。
 #
 # [下载本实验笔记（qk_distribution.py）](qk_distribution.py)：jupytext 的 percent
