@@ -1,6 +1,7 @@
-"""The site as published: built for a URL with a sub-path, served under it, every page visited.
+"""The site as published: built for a URL with a sub-path, served under it, every page read.
 
-Every page of both languages loads with no request answered 4xx/5xx and none to another host;
+Every page of both languages loads with no request answered 4xx/5xx and none to another host
+(what its HTML names, read from the file; what its scripts request, in the browser);
 its language menu lands on the counterpart page; every same-site link and asset it names
 exists; canonical links and the sitemap carry the published URL; a missing address gets the
 404 page in both languages; the page's edit and report links point into the repository; and
@@ -12,6 +13,7 @@ from __future__ import annotations
 import posixpath
 import re
 import xml.etree.ElementTree as ET
+from html import unescape
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 import pytest
@@ -71,14 +73,45 @@ def scripts_of(site, path: str) -> tuple[str, ...]:
     )
 
 
+# What a page's HTML names: every address in an attribute, the language menu's entries, and
+# what it loads (scripts, images, and the style sheets, icons and preloads a <link> names).
+ADDRESS = re.compile(r'\s(?:href|src)="([^"]*)"')
+MENU_ENTRY = re.compile(r'<a [^>]*class="md-select__link"[^>]*>')
+LOADED = re.compile(
+    r'<(?:script|img|source|iframe|embed)\b[^>]*\ssrc="([^"]+)"'
+    r'|<link\b(?=[^>]*\srel="(?:stylesheet|icon|preload|modulepreload|manifest)")[^>]*\shref="([^"]+)"'
+)
+
+
+def named_in_html(built_site, base_url: str, path: str) -> dict:
+    """What one built page names, resolved against its address as a browser resolves it."""
+    html = (built_site / path / "index.html").read_text(encoding="utf-8")
+    here = base_url + path
+    resolve = lambda href: urljoin(here, unescape(href))  # noqa: E731
+    menu = []
+    for tag in MENU_ENTRY.findall(html):
+        attrs = dict(re.findall(r'\s(hreflang|href)="([^"]*)"', tag))
+        if "hreflang" in attrs:
+            menu.append([attrs["hreflang"], resolve(attrs["href"])])
+    return {
+        "addresses": {resolve(a) for a in ADDRESS.findall(html) if not a.startswith("#")},
+        "loaded": {resolve(a or b) for a, b in LOADED.findall(html)},
+        "menu": menu,
+        "tables": "<table" in html,
+    }
+
+
 @pytest.fixture(scope="module")
 def visits(browser, base_url, built_site):
-    """Visit every page once: failed responses, foreign requests, language menu, links.
+    """Every page read as the browser would read its HTML, and the pages whose requests or
+    layout only a browser can tell visited in it.
 
-    What a page's scripts request (the search worker and index when asked for, the practice
-    deck) depends on which scripts it has, not on its text: the first page of each language
-    with a given set of scripts is visited with scripts on, waiting until the network is idle;
-    the others with scripts off, which still loads every style, font, figure and image."""
+    A page without scripts requests what its HTML names (and what the shared style sheets
+    name in turn): read from the file, every page. What scripts request (the search worker and
+    index when asked for, the practice deck) depends on which scripts a page has, not on its
+    text: the first page of each language with a given set of scripts is visited with scripts
+    on, waiting until the network is idle. Tables need layout: every page with one is visited,
+    with scripts off (its table's own box then scrolls, if anything does)."""
     allowed = (base_url,)
     with_js, without_js = guarded_page(browser, allowed), guarded_page(browser, allowed, js=False)
     failed: list[tuple[str, int, str]] = []
@@ -88,23 +121,29 @@ def visits(browser, base_url, built_site):
             "response",
             lambda r: r.status >= 400 and failed.append((current["page"], r.status, r.url)),
         )
-    menus, links, seen, scrolling = {}, set(), set(), {}
+    menus, links, seen, scrolling, foreign = {}, set(), set(), {}, []
     for path, lang in pages(built_site).items():
-        current["page"] = path
+        named = named_in_html(built_site, base_url, path)
+        menus[path] = named["menu"]
+        links |= {a.split("#")[0] for a in named["addresses"] if a.startswith(base_url)}
+        foreign += [  # an inline data: image is no request
+            (path, url) for url in named["loaded"] if not url.startswith((base_url, "data:"))
+        ]
         kind = (lang, scripts_of(built_site, path))
         first = kind not in seen
         seen.add(kind)
+        if not (first or named["tables"]):
+            continue
+        current["page"] = path
         pg = with_js if first else without_js
         pg.goto(base_url + path, wait_until="networkidle" if first else "load")
-        menus[path] = pg.eval_on_selector_all(
-            "a.md-select__link[hreflang]", "as => as.map(a => [a.hreflang, a.href])"
-        )
         if tables := pg.evaluate(SCROLLING_TABLES):
             scrolling[path] = tables
-        for href in pg.eval_on_selector_all("[href], [src]", ADDRESSES):
-            if href.startswith(base_url):
-                links.add(href.split("#")[0])
-    foreign = with_js.foreign + without_js.foreign
+        if first:  # what scripts add to the page links too (the practice deck's cards)
+            for href in pg.eval_on_selector_all("[href], [src]", ADDRESSES):
+                if href.startswith(base_url):
+                    links.add(href.split("#")[0])
+    foreign += with_js.foreign + without_js.foreign
     yield {
         "failed": failed,
         "foreign": foreign,
@@ -114,6 +153,30 @@ def visits(browser, base_url, built_site):
     }
     with_js.close()
     without_js.context.close()
+
+
+def test_what_a_page_names_is_read_as_a_browser_resolves_it(tmp_path):
+    (tmp_path / "en/a").mkdir(parents=True)
+    (tmp_path / "en/a/index.html").write_text(
+        '<link rel="stylesheet" href="../../assets/x.css"><link rel="canonical" href="b/">'
+        '<script src="https://cdn.example.com/x.js"></script><img src="data:image/png;base64,AA">'
+        '<a href="../b/#part">b</a><a href="#top">top</a><svg><a href="c/"></a></svg>'
+        '<a class="md-select__link" href="../../a/" hreflang="zh" lang="zh">中文</a>'
+        "<table></table>",
+        encoding="utf-8",
+    )
+    named = named_in_html(tmp_path, "http://h/s/", "en/a/")
+    assert named["addresses"] == {
+        "http://h/s/assets/x.css", "http://h/s/en/a/b/", "http://h/s/en/b/#part",
+        "https://cdn.example.com/x.js", "data:image/png;base64,AA", "http://h/s/en/a/c/",
+        "http://h/s/a/",
+    }  # fmt: skip
+    assert named["loaded"] == {
+        "http://h/s/assets/x.css",
+        "https://cdn.example.com/x.js",
+        "data:image/png;base64,AA",
+    }  # the canonical link and the anchors are not loaded
+    assert named["menu"] == [["zh", "http://h/s/a/"]] and named["tables"]
 
 
 def test_the_site_has_every_page_of_both_languages(built_site):

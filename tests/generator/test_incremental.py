@@ -18,7 +18,17 @@ from bench.site import SERVE_FLAGS, fetch, free_port, wait_until
 from lockstep import cache, includes
 from lockstep.cache import digest
 from lockstep.records import PageRecords, by_page
-from tests.conftest import DOCS, LANGS, ROOT, SITE, copy_project, mkdocs_build
+from tests.conftest import (
+    DOCS,
+    LANGS,
+    OFFLINE_ZIP,
+    PUBLISHED,
+    REPOSITORY,
+    ROOT,
+    SITE,
+    copy_project,
+    mkdocs_build,
+)
 
 SNIPPET = "snippets/variance.py"  # included by why-dot-product-grows in both languages
 CODE = "snippets/softcap.py"  # draws the softcap figure; the derivation tables import it
@@ -86,16 +96,16 @@ def test_search_entries_are_grouped_by_their_page():
     assert by_page(entries) == {"a/": entries[:2], "a/b/": entries[2:]}
 
 
-def _edit(project: Path) -> None:
+def _edit(project: Path) -> dict[Path, str]:
     """A comment in a snippet, a line of a card's depth, and a one-line change to the code of a
-    figure and of the derivation tables (the module those import)."""
-    snippet, card = project / SNIPPET, project / CARD
-    snippet.write_text(COMMENT + snippet.read_text(encoding="utf-8"), encoding="utf-8")
-    text = card.read_text(encoding="utf-8")
-    assert PHRASE in text, f"update this test: the phrase left {CARD}"
-    card.write_text(text.replace(PHRASE, EDITED))
-    with open(project / CODE, "a", encoding="utf-8") as fh:
-        fh.write("EDITED = True  # a one-line edit to the code\n")
+    figure and of the derivation tables (the module those import); what the files held."""
+    before = {path: (project / path).read_text(encoding="utf-8") for path in (SNIPPET, CARD, CODE)}
+    assert PHRASE in before[CARD], f"update this test: the phrase left {CARD}"
+    (project / SNIPPET).write_text(COMMENT + before[SNIPPET], encoding="utf-8")
+    (project / CARD).write_text(before[CARD].replace(PHRASE, EDITED), encoding="utf-8")
+    edited_code = before[CODE] + "EDITED = True  # a one-line edit to the code\n"
+    (project / CODE).write_text(edited_code, encoding="utf-8")
+    return before
 
 
 def _files(site: Path) -> dict[str, bytes]:
@@ -122,21 +132,43 @@ def _pages_showing(values) -> set[str]:
     return {page.replace("//", "/").lstrip("/") for page in pages}
 
 
+def _downloads() -> set[str]:
+    """What `make downloads` adds to a build: the handbook file and PDF per language, the
+    offline zip (tests/site_builds.py)."""
+    dest = SITE.options.cards.anki_dest
+    handbooks = {
+        f"{SITE.languages.prefix(lang)}{dest}/handbook.{lang}.{ext}"
+        for lang in LANGS
+        for ext in ("html", "pdf")
+    }
+    return handbooks | {f"{dest}/{OFFLINE_ZIP}"}
+
+
 @pytest.mark.slow
 def test_an_edit_remakes_only_its_outputs_and_pages_and_leaves_a_clean_builds_bytes(
     built_site, tmp_path
 ):
-    # After the shared builds: the cache they leave is warm, as after any build, and a copy of
-    # it shows which outputs the edit remade.
+    # The clean build to compare with is the shared one: the project as it is, built as
+    # published. A copy is built dirty with an edit in, on the cache the shared builds left
+    # warm; the edit is then taken back and the copy rebuilt dirty: it must remake what the
+    # edited files feed and nothing else, and leave the clean build's bytes.
     project = copy_project(tmp_path / "project", share_cache=False)
     shutil.copytree(ROOT / ".cache", project / ".cache")
-    env = {"PYTHONPATH": str(project)}  # the copy's snippets are what its build imports
-    dirty, clean = tmp_path / "dirty", tmp_path / "clean"
+    env = {  # the copy's snippets are what its build imports; published as the shared build
+        "PYTHONPATH": str(project),
+        "SITE_URL": PUBLISHED,
+        "REPO_URL": REPOSITORY,
+    }
+    dirty = tmp_path / "dirty"
+    original = _edit(project)
     result = mkdocs_build(project, dirty, env=env, extra=["--dirty"])  # into nothing: all pages
     assert result.returncode == 0, result.stderr[-3000:]
+    assert COMMENT.strip() in (dirty / "en/why-dot-product-grows/index.html").read_text("utf-8")
+    assert EDITED in (dirty / "en/cards/why-scale/index.html").read_text("utf-8")
     before = {p: p.stat().st_mtime_ns for p in dirty.rglob("*.html")}
     outputs = _outputs(project / ".cache")
-    _edit(project)
+    for path, text in original.items():  # the edit, taken back
+        (project / path).write_text(text, encoding="utf-8")
     result = mkdocs_build(project, dirty, env=env, extra=["--dirty"])
     assert result.returncode == 0, result.stderr[-3000:]
     remade = _outputs(project / ".cache")
@@ -158,13 +190,28 @@ def test_an_edit_remakes_only_its_outputs_and_pages_and_leaves_a_clean_builds_by
         "cards/index.html",  # its tag listing is read in every build
         "en/cards/index.html",
     } | _pages_showing(derivation_tables.VALUES)
-    assert COMMENT.strip() in (dirty / "en/why-dot-product-grows/index.html").read_text("utf-8")
-    assert EDITED in (dirty / "en/cards/why-scale/index.html").read_text("utf-8")
-    result = mkdocs_build(project, clean, env=env)
-    assert result.returncode == 0, result.stderr[-3000:]
-    dirty_files, clean_files = _files(dirty), _files(clean)
-    assert dirty_files.keys() == clean_files.keys()
-    assert [name for name in clean_files if dirty_files[name] != clean_files[name]] == []
+    dirty_files, clean_files = _files(dirty), _files(built_site)
+    assert clean_files.keys() - dirty_files.keys() == _downloads()
+    assert dirty_files.keys() <= clean_files.keys()
+    differ = [name for name in dirty_files if dirty_files[name] != clean_files[name]]
+    # A deck's notes carry their cards' last change: the commit's time in the repository, the
+    # file's in the copy (lockstep/changed.py). Everything else in them is the same.
+    decks = [name for name in differ if name.endswith(".apkg")]
+    assert [name for name in differ if name not in decks] == []
+    for name in decks:
+        assert _notes(dirty_files[name], tmp_path) == _notes(clean_files[name], tmp_path), name
+
+
+def _notes(apkg: bytes, tmp_path: Path) -> list[tuple]:
+    """(guid, fields, tags) of every note in an Anki package."""
+    import io
+    import sqlite3
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(apkg)) as zf:
+        (tmp_path / "collection.anki2").write_bytes(zf.read("collection.anki2"))
+    with sqlite3.connect(tmp_path / "collection.anki2") as db:
+        return db.execute("SELECT guid, flds, tags FROM notes ORDER BY guid").fetchall()
 
 
 @pytest.mark.build
