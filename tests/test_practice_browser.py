@@ -4,7 +4,9 @@ intervals the reference FSRS implementation computes for the same log (tests/tes
 and survive a reload; the old marks migrate; progress goes out as a file, is reset and comes
 back whole, and a malformed or foreign file changes nothing; unreadable storage is kept aside;
 the mock interview's timers and its summary; the keyboard alone; axe's WCAG 2.2 AA rules in
-both colour schemes; each card's references inside its own steps; the map's boxes."""
+both colour schemes; each card's references inside its own steps; the map's boxes. The tests
+of the scheduling, the progress file, the mock interview and the offline edition each drive
+one language, taking turns (`one_language`)."""
 
 import json
 import math
@@ -32,6 +34,13 @@ T0 = datetime(2026, 12, 1, 1, 0, tzinfo=UTC)  # 09:00 in Shanghai
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 GRADES = ("again", "hard", "good", "easy")
 NEW_PER_DAY = 10  # scheduler.js's default, read back from the page below
+
+
+def one_language(turn: int) -> list[str]:
+    """The language a test of practice mode's behaviour drives, the tests taking turns: the
+    behaviour is one script for every language, and what each language's page shows is
+    checked in both (keyboard, axe, references, the page without scripts)."""
+    return [LANGS[turn % len(LANGS)]]
 
 
 def _page(browser, allowed: tuple[str, ...], scheme: str = "light", height: int = 1000):
@@ -149,7 +158,7 @@ def _local_midnight(at: datetime) -> datetime:
     ).astimezone(UTC)
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", one_language(0))
 def test_grades_give_the_reference_schedule_and_survive_a_reload(browser, base_url, lang):
     pg = _page(browser, (base_url,))
     _clock(pg, T0)
@@ -276,7 +285,7 @@ def test_every_control_is_reached_and_used_by_keyboard(browser, base_url, lang):
     pg.context.close()
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", one_language(1))
 def test_marks_migrate_and_progress_goes_out_comes_back_and_refuses_bad_files(
     browser, base_url, lang, tmp_path
 ):
@@ -369,7 +378,7 @@ def _budget(seconds: int, lang: str) -> str:
     return _w("seconds", lang, n=seconds) if seconds < 60 else _w("minutes", lang, n=seconds // 60)
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", one_language(2))
 def test_mock_interview_times_each_part_and_sums_up_the_round_by_keyboard(browser, base_url, lang):
     pg = _page(browser, (base_url,), height=1100)
     _clock(pg, T0)
@@ -570,7 +579,7 @@ def test_each_card_lists_its_references_in_the_step_that_first_cites_them(browse
     pg.context.close()
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", one_language(3))
 def test_offline_edition_schedules_exports_and_imports_from_file(
     browser, offline_site, lang, tmp_path
 ):
