@@ -72,11 +72,17 @@ def screenshot(page, name: str, full_page: bool = True) -> Path:
 
 
 def search(page, query: str) -> list[str]:
-    """Type `query` into Material's search box and return the result links' hrefs."""
+    """Type `query` into Material's search box and return the result links' hrefs (the box
+    is emptied first, so that a page searches one query after another without reloading its
+    index, and no result of the query before is read as one of this query's)."""
     box = page.locator("input.md-search__input")
-    box.click()
-    box.fill(query)
-    box.press("End")  # fill() alone does not fire the keyup that triggers search
     hits = page.locator(".md-search-result__item a")
+    box.click()
+    if box.input_value():
+        box.fill("")
+        box.press("End")  # fill() alone does not fire the keyup that triggers search
+        hits.first.wait_for(state="detached", timeout=15_000)
+    box.fill(query)
+    box.press("End")
     hits.first.wait_for(timeout=15_000)
     return [hits.nth(i).get_attribute("href") for i in range(hits.count())]
