@@ -99,7 +99,8 @@ def test_thousands_counted_in_qian_past_ten_are_found():
 def test_ascii_joins_inside_a_chinese_citations_locator_are_found():
     # Between two code spans the page's rule sees no Chinese character: the locator's own.
     text = (
-        "见代码[@a, `model.py`, `forward`]与[@a, `model.py` 中的 `forward`]；[@b, §3; @c, §1]。\n"
+        "见代码[@a, `model.py`, `forward`]与[@a, `model.py` 中的 `forward`]；[@b, §3; @c, §1]；"
+        "[@a, `f(x, y)`]。\n"
     )
     found = [t for _, t, advice in typography.chinese_problems(text) if "locator" in advice]
     assert found == ["`model.py`, `forward`"]

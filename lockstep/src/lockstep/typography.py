@@ -65,7 +65,7 @@ def chinese_problems(text: str) -> list[tuple[int, str, str]]:
             (m.start(), locator, LOCATOR_JOIN)
             for m in citations_in(line)
             for _, locator in group(m)
-            if locator and re.search(r"[,;]\s", locator)
+            if locator and re.search(r"[,;]\s", re.sub(r"`[^`]*`", "", locator))  # code aside
         ]
         found += [(number, text, advice) for _, text, advice in sorted(on_line)]
     return found
