@@ -22,15 +22,16 @@ def apkg(site: Path, lang: str) -> Path:
 
 
 def notes(package: Path, tmp_path: Path) -> list[tuple]:
-    """(id, guid, mid, fields) of every note in an .apkg (a zip holding collection.anki2)."""
+    """(id, guid, mid, fields, tags) of every note in an .apkg (a zip holding collection.anki2),
+    and the decks its cards are in."""
     with zipfile.ZipFile(package) as zf:
         assert "collection.anki2" in zf.namelist()
         db = tmp_path / f"{package.stem}-{len(list(tmp_path.iterdir()))}.anki2"
         db.write_bytes(zf.read("collection.anki2"))
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT id, guid, mid, flds FROM notes ORDER BY id").fetchall()
+        rows = conn.execute("SELECT id, guid, mid, flds, tags FROM notes ORDER BY id").fetchall()
         decks = {did for (did,) in conn.execute("SELECT DISTINCT did FROM cards")}
-    return [(i, g, m, f.split("\x1f")) for i, g, m, f in rows], decks
+    return [(i, g, m, f.split("\x1f"), t) for i, g, m, f, t in rows], decks
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -39,7 +40,7 @@ def test_anki_deck_has_one_complete_note_per_card(built_site, tmp_path, lang):
     deck = DECK.cards(lang)
     assert len(rows) == len(deck)
     assert decks == {ANKI["deck_ids"][lang]}
-    by_id = {fields[0]: (guid, mid, fields) for _, guid, mid, fields in rows}
+    by_id = {fields[0]: (guid, mid, fields) for _, guid, mid, fields, _ in rows}
     assert set(by_id) == {c.id for c in deck}
     for card in deck:
         guid, mid, fields = by_id[card.id]
@@ -48,14 +49,14 @@ def test_anki_deck_has_one_complete_note_per_card(built_site, tmp_path, lang):
         assert guid == note_guid(card.id, lang) == genanki.guid_for(card.id, lang)
         assert "$" not in fields[2], "math must be \\( \\) or \\[ \\] for Anki's MathJax"
         assert "<li>" in fields[2], "the back shows the key points"
-    assert any("\\(" in fields[2] for _, _, _, fields in rows)
+    assert any("\\(" in fields[2] for _, _, _, fields, _ in rows)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_anki_ids_are_the_same_in_two_builds(built_site, offline_site, tmp_path, lang):
     first, _ = notes(apkg(built_site, lang), tmp_path)
     second, _ = notes(apkg(offline_site, lang), tmp_path)
-    assert [(i, g) for i, g, _, _ in first] == [(i, g) for i, g, _, _ in second]
+    assert [(i, g) for i, g, *_ in first] == [(i, g) for i, g, *_ in second]
 
 
 @pytest.mark.parametrize("lang", LANGS)

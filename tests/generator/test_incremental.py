@@ -29,6 +29,7 @@ from tests.conftest import (
     copy_project,
     mkdocs_build,
 )
+from tests.test_exports import notes
 
 SNIPPET = "snippets/variance.py"  # included by why-dot-product-grows in both languages
 CODE = "snippets/softcap.py"  # draws the softcap figure; the derivation tables import it
@@ -194,24 +195,16 @@ def test_an_edit_remakes_only_its_outputs_and_pages_and_leaves_a_clean_builds_by
     assert clean_files.keys() - dirty_files.keys() == _downloads()
     assert dirty_files.keys() <= clean_files.keys()
     differ = [name for name in dirty_files if dirty_files[name] != clean_files[name]]
-    # A deck's notes carry their cards' last change: the commit's time in the repository, the
-    # file's in the copy (lockstep/changed.py). Everything else in them is the same.
+    # A deck carries its cards' last change and counts its note ids up from its own time: the
+    # commit's time in the repository, the file's in the copy (lockstep/changed.py). The rest
+    # of each note is the same.
     decks = [name for name in differ if name.endswith(".apkg")]
     assert [name for name in differ if name not in decks] == []
     for name in decks:
-        assert _notes(dirty_files[name], tmp_path) == _notes(clean_files[name], tmp_path), name
-
-
-def _notes(apkg: bytes, tmp_path: Path) -> list[tuple]:
-    """(guid, fields, tags) of every note in an Anki package."""
-    import io
-    import sqlite3
-    import zipfile
-
-    with zipfile.ZipFile(io.BytesIO(apkg)) as zf:
-        (tmp_path / "collection.anki2").write_bytes(zf.read("collection.anki2"))
-    with sqlite3.connect(tmp_path / "collection.anki2") as db:
-        return db.execute("SELECT guid, flds, tags FROM notes ORDER BY guid").fetchall()
+        (ours, our_decks), (theirs, their_decks) = (
+            notes(site / name, tmp_path) for site in (dirty, built_site)
+        )
+        assert [n[1:] for n in ours] == [n[1:] for n in theirs] and our_decks == their_decks, name
 
 
 @pytest.mark.build

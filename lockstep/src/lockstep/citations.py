@@ -123,12 +123,16 @@ class Work:
         text = f"{authors} ({self.when}). {english(f'*{self.title}*')}. {venue}. <{self.url}>"
         return text + (f" — {self.note(lang)}" if self.checked else "")
 
+    @property
+    def notes(self) -> dict[str, str]:
+        """What was checked, by language (a single note is in the bibliography's language)."""
+        return self.checked if isinstance(self.checked, dict) else {ENTRY_LANGUAGE: self.checked}
+
     def note(self, lang: str) -> str:
         """What was checked, in `lang` if the entry has it, else marked as English."""
-        notes = self.checked if isinstance(self.checked, dict) else {ENTRY_LANGUAGE: self.checked}
-        if lang in notes:
-            return notes[lang]
-        return _english(notes[ENTRY_LANGUAGE])
+        if lang in self.notes:
+            return self.notes[lang]
+        return _english(self.notes[ENTRY_LANGUAGE])
 
 
 def _venue_note(venue: str) -> str | None:
