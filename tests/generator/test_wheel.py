@@ -39,8 +39,11 @@ def wheel(tmp_path_factory) -> Path:
 def env_bin(wheel, tmp_path_factory) -> Path:
     """A fresh virtual environment with the wheel and the example's own requirements."""
     folder = tmp_path_factory.mktemp("venv")
-    venv.create(folder, with_pip=True)
-    pip = [str(folder / "bin/python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    # This pip installs into it (`--python`): the environment needs no pip of its own, and no
+    # bytecode is written ahead (Python writes it on first import). Half the time of the two.
+    venv.create(folder, with_pip=False)
+    pip = [sys.executable, "-m", "pip", "--python", str(folder / "bin/python"), "install", "-q"]
+    pip += ["--disable-pip-version-check", "--no-compile"]
     # The example's requirements as they are; mkdocs-lockstep is found as the wheel just built.
     found = ["--find-links", str(wheel.parent), "-r", str(EXAMPLE / "requirements.txt")]
     done = subprocess.run([*pip, *found], capture_output=True)
