@@ -484,58 +484,51 @@ def test_mock_interview_times_each_part_and_sums_up_the_round_by_keyboard(browse
 def test_axe_finds_no_wcag_2_2_aa_violation_in_any_state_of_practice(browser, base_url, lang):
     from axe_playwright_python.sync_playwright import Axe
 
+    # Both languages' pages whole, each in one scheme (the default language's in the light, the
+    # other's in the dark), then each state once, the languages taking turns as the behaviour
+    # tests do: the reset dialog in the light; a mock interview over time, grading and the
+    # round's summary in the dark. Last, the cards index with due counts, in the same scheme.
     axe, failures = Axe(), []
-    # After the first state, axe reads only what a state changes: the practice controls and the
+    scheme = "light" if lang == LANGS[0] else "dark"
+    # After the page whole, axe reads only what a state changes: the practice controls and the
     # card on show, not the hidden rest of the deck (20,000 elements; about half of each run).
-    # The whole page is checked in the first state here and in test_a11y's sample.
     shown = {"include": [[".practice"], [".practice-deck > :not([hidden])"]]}
 
-    def check(pg, where: str, whole: bool = False) -> None:
+    def check(where: str, whole: bool = False) -> None:
         pg.clock.resume()  # axe waits on timers: a paused clock would keep it waiting for ever
         options = {"runOnly": {"type": "tag", "values": WCAG}, "resultTypes": ["violations"]}
         context = None if whole else shown
         for v in axe.run(pg, context=context, options=options).response["violations"]:
             nodes = [" ".join(n["target"]) for n in v["nodes"][:3]]
-            failures.append(f"{where}: {v['id']} at {nodes}")
+            failures.append(f"{where}, {scheme}: {v['id']} at {nodes}")
 
-    url = base_url + PREFIX[lang] + "cards/practice/"
-    light = _page(browser, (base_url,), scheme="light")
-    _clock(light, T0)
-    light.goto(url)
-    light.keyboard.press("Space")
-    light.locator(".practice-settings summary").click()
-    check(light, "practice, light", whole=True)
-    light.locator('[data-action="reset"]').click()
-    check(light, "reset dialog, light")
-    light.keyboard.press("Escape")
-    light.locator('[data-grade="3"]').click()
-    # The index with due counts: in one scheme per language, the other one for the other
-    # language (an axe run of the index costs as much as the rest of a state).
-    index_scheme = "light" if lang == LANGS[0] else "dark"
-    if index_scheme == "light":
-        light.goto(base_url + PREFIX[lang] + "cards/")
-        check(light, "cards index, light", whole=True)
-    light.context.close()
-
-    dark = _page(browser, (base_url,), scheme="dark")
-    _clock(dark, T0)
-    dark.goto(url)
-    dark.locator('[data-mode="mock"]').click()
-    dark.locator('[data-mock="count"]').fill("1")
-    dark.locator('[data-action="mock-start"]').click()
-    dark.clock.run_for((BUDGETS["answer"] + 1) * 1000)  # over time
-    check(dark, "mock interview, dark")
-    dark.keyboard.press("Space")
-    dark.keyboard.press("Space")
-    dark.keyboard.press("ArrowRight")
-    check(dark, "grading, dark")
-    dark.locator(".mock-grades input[type=radio]").first.check()
-    dark.locator(".mock-grades [type=submit]").click()
-    check(dark, "round summary, dark")
-    if index_scheme == "dark":
-        dark.goto(base_url + PREFIX[lang] + "cards/")
-        check(dark, "cards index, dark", whole=True)
-    dark.context.close()
+    pg = _page(browser, (base_url,), scheme=scheme)
+    _clock(pg, T0)
+    pg.goto(base_url + PREFIX[lang] + "cards/practice/")
+    pg.keyboard.press("Space")
+    pg.locator(".practice-settings summary").click()
+    check("practice", whole=True)
+    if scheme == "light":
+        pg.locator('[data-action="reset"]').click()
+        check("reset dialog")
+        pg.keyboard.press("Escape")
+        pg.locator('[data-grade="3"]').click()
+    else:
+        pg.locator('[data-mode="mock"]').click()
+        pg.locator('[data-mock="count"]').fill("1")
+        pg.locator('[data-action="mock-start"]').click()
+        pg.clock.run_for((BUDGETS["answer"] + 1) * 1000)  # over time
+        check("mock interview")
+        pg.keyboard.press("Space")
+        pg.keyboard.press("Space")
+        pg.keyboard.press("ArrowRight")
+        check("grading")
+        pg.locator(".mock-grades input[type=radio]").first.check()
+        pg.locator(".mock-grades [type=submit]").click()
+        check("round summary")
+    pg.goto(base_url + PREFIX[lang] + "cards/")
+    check("cards index", whole=True)
+    pg.context.close()
     assert failures == [], "\n".join(failures)
 
 
