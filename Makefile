@@ -61,8 +61,9 @@ lint: $(STAMP)  ## ruff check and ruff format --check
 	$(BIN)/ruff format --check .
 
 # On both cores (pytest-xdist); the shared builds run beside the other tests (tests/conftest.py).
+# loadgroup: tests that share a costly fixture (xdist_group) run on one worker, in order.
 test: lint  ## lint, then the whole suite: unit, docs blocks, parity, strict build, browser
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 # The edit loop: what needs no site build and no browser (markers follow the fixtures a test
 # uses: tests/conftest.py), on both cores.

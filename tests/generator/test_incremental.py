@@ -1,7 +1,8 @@
 """Rebuilds: an edit remakes exactly the outputs made from the edited file (nothing for a
 comment or a page's prose), a dirty rebuild writes exactly the pages made from what changed and
-leaves the bytes a clean build leaves; the served page shows an edit to a snippet it includes;
-and the pieces (included files, keys by what code does, remembered exports) one by one."""
+leaves the bytes a clean build leaves, and still fails on a broken link or a missing figure;
+the served page shows an edit to a snippet it includes; and the pieces (included files, keys
+by what code does, remembered exports) one by one."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from tests.test_exports import notes
 SNIPPET = "snippets/variance.py"  # included by why-dot-product-grows in both languages
 CODE = "snippets/softcap.py"  # draws the softcap figure; the derivation tables import it
 CARD = "docs/en/cards/why-scale.md"
+BROKEN = "why-dot-product-grows"  # the page given a broken link (zh) and a missing figure (en)
 # In CARD's derivation, a depth section: only the card's own page shows it.
 PHRASE, EDITED = "looks at almost a single key", "looks at nearly a single key"
 COMMENT = "# a comment added while writing\n"
@@ -145,14 +147,13 @@ def _downloads() -> set[str]:
     return handbooks | {f"{dest}/{OFFLINE_ZIP}"}
 
 
-@pytest.mark.slow
-def test_an_edit_remakes_only_its_outputs_and_pages_and_leaves_a_clean_builds_bytes(
-    built_site, tmp_path
-):
-    # The clean build to compare with is the shared one: the project as it is, built as
-    # published. A copy is built dirty with an edit in, on the cache the shared builds left
-    # warm; the edit is then taken back and the copy rebuilt dirty: it must remake what the
-    # edited files feed and nothing else, and leave the clean build's bytes.
+@pytest.fixture(scope="module")
+def edited_copy(built_site, tmp_path_factory) -> tuple[Path, Path, dict, dict[Path, str]]:
+    """A copy of the project with the edit in, built dirty into an empty folder (so: every page)
+    on the cache the shared builds left warm: (project, site, env, what the edited files held).
+    The two tests below use it in turn, on one worker (xdist_group; `make test` runs pytest with
+    --dist loadgroup): one full build of the site for both."""
+    tmp_path = tmp_path_factory.mktemp("edited")
     project = copy_project(tmp_path / "project", share_cache=False)
     shutil.copytree(ROOT / ".cache", project / ".cache")
     env = {  # the copy's snippets are what its build imports; published as the shared build
@@ -164,6 +165,19 @@ def test_an_edit_remakes_only_its_outputs_and_pages_and_leaves_a_clean_builds_by
     original = _edit(project)
     result = mkdocs_build(project, dirty, env=env, extra=["--dirty"])  # into nothing: all pages
     assert result.returncode == 0, result.stderr[-3000:]
+    return project, dirty, env, original
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("edited_copy")
+def test_an_edit_remakes_only_its_outputs_and_pages_and_leaves_a_clean_builds_bytes(
+    built_site, edited_copy, tmp_path
+):
+    # The clean build to compare with is the shared one: the project as it is, built as
+    # published. The copy was built dirty with an edit in; the edit is now taken back and the
+    # copy rebuilt dirty: it must remake what the edited files feed and nothing else, and leave
+    # the clean build's bytes.
+    project, dirty, env, original = edited_copy
     assert COMMENT.strip() in (dirty / "en/why-dot-product-grows/index.html").read_text("utf-8")
     assert EDITED in (dirty / "en/cards/why-scale/index.html").read_text("utf-8")
     before = {p: p.stat().st_mtime_ns for p in dirty.rglob("*.html")}
@@ -205,6 +219,33 @@ def test_an_edit_remakes_only_its_outputs_and_pages_and_leaves_a_clean_builds_by
             notes(site / name, tmp_path) for site in (dirty, built_site)
         )
         assert [n[1:] for n in ours] == [n[1:] for n in theirs] and our_decks == their_decks, name
+
+
+@pytest.mark.xdist_group("edited_copy")
+def test_a_broken_link_and_a_missing_figure_fail_a_dirty_rebuild_naming_them(edited_copy):
+    # The link checks of the strict build, reported together at its end. A dirty rebuild
+    # renders only the pages that changed, and still checks them as a clean build does.
+    project, dirty, env, _ = edited_copy
+    zh, en = DOCS / "zh" / f"{BROKEN}.md", DOCS / "en" / f"{BROKEN}.md"
+    broken = {
+        zh: ("## 假设", "## 假设\n\n[坏链接](no-such-page.md)"),
+        en: ("qk_distribution.en.svg", "no_such_figure.en.svg"),
+    }
+    texts = {}
+    for source, (old, new) in broken.items():
+        target = project / source.relative_to(ROOT)
+        texts[target] = target.read_text(encoding="utf-8")
+        assert old in texts[target], f"{old!r} not in {source.name}: update this test"
+        target.write_text(texts[target].replace(old, new, 1), encoding="utf-8")
+    try:
+        result = mkdocs_build(project, dirty, env=env, extra=["--dirty"])
+    finally:
+        for target, text in texts.items():
+            target.write_text(text, encoding="utf-8")
+    out = result.stdout + result.stderr
+    assert result.returncode != 0, f"the build should have failed:\n{out[-3000:]}"
+    for needle in ("no-such-page.md", "no_such_figure.en.svg", f"{BROKEN}.md"):
+        assert needle in out, f"{needle!r} not in the build's message:\n{out[-3000:]}"
 
 
 @pytest.mark.build
