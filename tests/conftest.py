@@ -5,6 +5,11 @@ import os
 # Must be set before any module that defines Triton kernels is imported.
 os.environ.setdefault("TRITON_INTERPRET", "1")
 os.environ.setdefault("MPLBACKEND", "Agg")
+# One thread for torch's and numpy's math in each process (the workers, the shared builds and
+# every build or notebook they start): two workers and two builds share two cores, and threads
+# beyond the cores spin while they wait. The kernel tests on two workers took 51 s with two
+# threads each and 28 s with one (2026-12-03).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import json
 import shutil
