@@ -10,6 +10,10 @@ from attention_site import derivation_tables
 from snippets import additive_attention, init_scale, saturation, variance
 from snippets.figures import softmax_sharpness
 
+# One worker runs this module (make test: --dist loadgroup), so its module fixture (the sweep behind
+# two figures) is made once, not once per worker.
+pytestmark = pytest.mark.xdist_group("claims_variance_history")
+
 
 @pytest.fixture(scope="module")
 def sweep() -> dict[str, list[float]]:

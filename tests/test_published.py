@@ -23,6 +23,10 @@ from lockstep.cards.deck import Deck
 from tests.browser_support import guarded_page, require_chromium
 from tests.conftest import DOCS, LANGS, OFFLINE_ZIP, PUBLISHED, REPOSITORY, SITE
 
+# One worker runs this module (make test: --dist loadgroup), so its module fixture (every page's
+# visit) is made once, not once per worker.
+pytestmark = pytest.mark.xdist_group("published")
+
 require_chromium()
 DECK_DIR = Deck(SITE).options.anki_dest  # where the build writes the Anki decks
 DECK_FOLDER = Deck(SITE).options.folder  # where the card pages live

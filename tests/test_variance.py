@@ -8,6 +8,10 @@ import torch
 from attention_site import variance_tables
 from snippets import variance
 
+# One worker runs this module (make test: --dist loadgroup), so its module fixture (the sampled
+# table's rows) is made once, not once per worker.
+pytestmark = pytest.mark.xdist_group("variance")
+
 
 @pytest.mark.parametrize("d_k", [1, 16, 64, 256])
 def test_dot_product_has_mean_zero_and_variance_d_k(d_k):

@@ -14,7 +14,9 @@ import pytest
 
 from tests.conftest import ROOT
 
-pytestmark = [pytest.mark.build, pytest.mark.slow]
+# One worker runs this module (make test: --dist loadgroup), so its module fixture (the wheel and
+# its environment) is made once, not once per worker.
+pytestmark = [pytest.mark.build, pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 EXAMPLE = ROOT / "examples" / "minimal"
 
 
