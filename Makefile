@@ -68,7 +68,7 @@ test: lint  ## lint, then the whole suite: unit, docs blocks, parity, strict bui
 # The edit loop: what needs no site build and no browser (markers follow the fixtures a test
 # uses: tests/conftest.py), on both cores.
 check: lint  ## lint, then every page's checks and the unit tests: no build, no browser
-	$(BIN)/python -m pytest -n 2 -m "not build and not browser"
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not build and not browser"
 
 a11y: $(STAMP)  ## axe (WCAG 2.2 AA) on every page of both languages in both colour schemes
 	A11Y_ALL=1 $(BIN)/python -m pytest tests/test_a11y.py

@@ -128,6 +128,9 @@ class SharedBuildsLast:
 
 def pytest_configure(config):
     config.pluginmanager.register(SharedBuildsLast(), "shared-builds-last")
+    from tests import xdist_loadgroup  # a library bug's workaround, in a file of its own
+
+    config.pluginmanager.register(xdist_loadgroup, "xdist-loadgroup-fix")
 
 
 @pytest.fixture(scope="session")
