@@ -61,14 +61,17 @@ lint: $(STAMP)  ## ruff check and ruff format --check
 	$(BIN)/ruff format --check .
 
 # On both cores (pytest-xdist); the shared builds run beside the other tests (tests/conftest.py).
-# loadgroup: tests that share a costly fixture (xdist_group) run on one worker, in order.
+# loadgroup: tests that share a costly fixture (xdist_group) run on one worker, in order; and
+# no reordering by group size, which would start the big groups (all reading the shared
+# builds) first, to wait for the builds, instead of the tests that need no build.
+PYTEST_XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
 test: lint  ## lint, then the whole suite: unit, docs blocks, parity, strict build, browser
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	$(BIN)/python -m pytest $(PYTEST_XDIST)
 
 # The edit loop: what needs no site build and no browser (markers follow the fixtures a test
 # uses: tests/conftest.py), on both cores.
 check: lint  ## lint, then every page's checks and the unit tests: no build, no browser
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not build and not browser"
+	$(BIN)/python -m pytest $(PYTEST_XDIST) -m "not build and not browser"
 
 a11y: $(STAMP)  ## axe (WCAG 2.2 AA) on every page of both languages in both colour schemes
 	A11Y_ALL=1 $(BIN)/python -m pytest tests/test_a11y.py
