@@ -44,10 +44,29 @@ RESULTS = ROOT / "bench" / "results" / "site.json"
 # 13: the deck's own size when the committed results were measured (it has grown since; a
 # deck is only grown, never cut, so a rerun measures today's deck at the first size).
 SIZES = (13, 130, 500)
-# The three edits: (name, file, old text, new text, the served paths that must show it).
-CARD = "docs/en/cards/why-scale.md"
-FIGURE = "snippets/figures/qk_distribution.py"
-SNIPPET = "snippets/variance.py"
+# The three edits: name -> (file, old text, new text, the served paths that must show it). The
+# prose edit is to a part said aloud (the one-sentence answer), so the handbook, practice mode
+# and the exports carry it too.
+EDITS = {
+    "prose": (
+        "docs/en/cards/why-scale.md",
+        "stops the softmax from starting saturated",
+        "stops the softmax from ever starting saturated",
+        ["en/cards/why-scale/"],
+    ),
+    "figure": (
+        "snippets/figures/qk_distribution.py",
+        '"x": "value"',
+        '"x": "values"',
+        ["en/assets/figures/qk_distribution.en.svg"],
+    ),
+    "snippet": (
+        "snippets/variance.py",
+        "\nimport math\n",
+        "\n# (an added comment)\nimport math\n",
+        ["why-dot-product-grows/", "en/why-dot-product-grows/"],
+    ),
+}
 EDIT_TIMEOUT_S = 900
 # What an author should wait at most (seconds): a prose edit and a snippet edit at today's
 # deck size, a prose edit at 500 cards per language.
@@ -205,19 +224,9 @@ def serve_latencies(project: Path, env: dict) -> dict:
         start = time.perf_counter()
         wait_until(lambda: fetch(base) is not None, EDIT_TIMEOUT_S, "mkdocs serve to start")
         first = round(time.perf_counter() - start, 2)
-        edits = {
-            "prose": (CARD, "so the softmax does not", "so the softmax still does not"),
-            "figure": (FIGURE, '"x": "value"', '"x": "values"'),
-            "snippet": (SNIPPET, "\nimport math\n", "\n# (an added comment)\nimport math\n"),
-        }
-        where = {
-            "prose": ["en/cards/why-scale/"],
-            "figure": ["en/assets/figures/qk_distribution.en.svg"],
-            "snippet": ["why-dot-product-grows/", "en/why-dot-product-grows/"],
-        }
         out = {"serve_start_s": first}
-        for name, (path, old, new) in edits.items():
-            out[f"{name}_edit_s"] = edit_latency(project, base, path, old, new, where[name])
+        for name, (path, old, new, urls) in EDITS.items():
+            out[f"{name}_edit_s"] = edit_latency(project, base, path, old, new, urls)
             print(f"    {name} edit: {out[f'{name}_edit_s']} s", flush=True)
         return out
     finally:

@@ -7,7 +7,7 @@ import json
 
 import yaml
 
-from bench.site import RESULTS, SERVE_FLAGS, SIZES, TARGETS, grow_deck
+from bench.site import EDITS, RESULTS, SERVE_FLAGS, SIZES, TARGETS, grow_deck
 from lockstep.cards.deck import Deck
 from lockstep.mkdocs.config_file import load_site
 from tests.conftest import LANGS, copy_project, lang_dir
@@ -37,6 +37,18 @@ def test_committed_results_cover_every_size_and_target(built_site):
         page = (lang_dir(built_site, lang) / "kernels/benchmarks/index.html").read_text("utf-8")
         for row in rows.values():
             assert f"{row['cold_build_s']:.1f}" in page and f"{row['prose_edit_s']:.1f}" in page
+
+
+def test_each_timed_edit_still_applies_and_shows_on_a_built_page(built_site):
+    # An edit whose text left its file stops the benchmark at that edit: it happened once.
+    from tests.conftest import ROOT
+
+    for name, (path, old, new, urls) in EDITS.items():
+        assert (ROOT / path).read_text(encoding="utf-8").count(old) == 1, f"{name}: {path}"
+        assert old != new
+        for url in urls:
+            built = built_site / url
+            assert (built / "index.html" if url.endswith("/") else built).is_file(), url
 
 
 def test_the_benchmark_serves_the_site_as_make_serve_does():
