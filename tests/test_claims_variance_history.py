@@ -78,7 +78,8 @@ def test_layernorm_on_q_and_k_bounds_the_scaled_logit_by_sqrt_d_k_but_not_its_va
 
 def test_unscaled_curves_head_for_one_hot_and_scaled_stay_nearly_level(sweep):
     # saturation: "the largest weight climbs towards 1 and the Jacobian norm falls towards 0"
-    assert sweep["max_p_raw"] == sorted(sweep["max_p_raw"]) and sweep["max_p_raw"][-1] > 0.95
+    raw = sweep["max_p_raw"]
+    assert all(a < b for a, b in itertools.pairwise(raw)) and raw[-1] > 0.95
     assert sweep["jac_raw"][-1] < 0.3 * sweep["jac_scaled"][-1]
     # "Divided by √d_k, both stay nearly level"
     for key in ("max_p_scaled", "jac_scaled"):
