@@ -27,14 +27,14 @@ language names the authors or lists the venue.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import yaml
-
+from lockstep import yaml_data
 from lockstep.cjk import IDEOGRAPH
 from lockstep.errors import BuildError
 from lockstep.fences import line_states
@@ -195,7 +195,7 @@ class Bibliography:
     def load(cls, path: str | Path) -> Bibliography:
         """Read the YAML file; an entry without authors, title, venue, year or link is an error."""
         with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh) or {}
+            data = yaml_data.load(fh) or {}
         translations = tuple(
             (phrase, tuple(sorted(renderings.items())))
             for phrase, renderings in (data.pop(TRANSLATIONS, None) or {}).items()
@@ -399,12 +399,17 @@ def group(m: re.Match) -> list[tuple[str, str | None]]:
 
 def cited(text: str) -> list[str]:
     """Keys cited in a page's prose, in order of first citation, each once."""
+    return list(_cited(text))
+
+
+@functools.lru_cache(maxsize=4096)  # every page, in every build
+def _cited(text: str) -> tuple[str, ...]:
     keys: list[str] = []
     for m in citations(text):
         for key, _ in group(m):
             if key not in keys:
                 keys.append(key)
-    return keys
+    return tuple(keys)
 
 
 def without_citations(text: str) -> str:

@@ -8,6 +8,7 @@ separates them anyway ("使用 softmax").
 
 from __future__ import annotations
 
+import functools
 import re
 
 from lockstep.fences import line_states
@@ -79,6 +80,7 @@ def join_cjk_html(html: str) -> str:
     return "".join(p if i % 2 else HTML_BREAK.sub("", p) for i, p in enumerate(parts))
 
 
+@functools.lru_cache(maxsize=4096)  # titles are sorted by it in every build
 def reading(text: str) -> str:
     """A sort key that orders Chinese by its pinyin reading (as dictionaries do) and Latin
     text alphabetically, case aside: 分块 < 归一化 < 掩码, softmax < Triton."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-import yaml
+from lockstep import yaml_data
 
 _FRONT_MATTER = re.compile(r"^---\n(.*?)\n---\n", re.S)
 
@@ -14,5 +14,5 @@ def split_front_matter(text: str) -> tuple[dict, str]:
     m = _FRONT_MATTER.match(text)
     if not m:
         return {}, text
-    meta = yaml.safe_load(m.group(1)) or {}
+    meta = yaml_data.load(m.group(1)) or {}
     return (meta if isinstance(meta, dict) else {}), text[m.end() :]

@@ -28,8 +28,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from lockstep import yaml_data
 from lockstep.fences import line_states
 from lockstep.markup import HEADING, NOT_PROSE, prose_spans
 from lockstep.tables import markdown_table
@@ -73,7 +72,7 @@ class Glossary:
     def load(cls, path: str | Path, languages: tuple[str, ...]) -> Glossary:
         """Read the YAML file; every term has a rendering and a definition in every language."""
         with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh) or {}
+            data = yaml_data.load(fh) or {}
         terms, problems = {}, []
         for key, entry in data.items():
             entry = entry or {}

@@ -54,10 +54,10 @@ def stated_numbers(site: Site) -> dict[str, dict[str, str]]:
     file of the `stated_numbers` option. Numbers must be quoted: YAML reads 3.20 as 3.2."""
     if not site.options.stated_numbers:
         return {}
-    import yaml
+    from lockstep import yaml_data
 
     with open(site.options.stated_numbers, encoding="utf-8") as fh:
-        data = yaml.safe_load(fh) or {}
+        data = yaml_data.load(fh) or {}
     for page, numbers in data.items():
         unquoted = [n for n in numbers if not isinstance(n, str)]
         if unquoted:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import UnionType
 
+from lockstep import yaml_data
 from lockstep.citations import Bibliography
 from lockstep.errors import BuildError, did_you_mean
 from lockstep.glossary import Glossary
@@ -254,12 +255,15 @@ class Site:
     def bibliography(self) -> Bibliography | None:
         """The works the site cites (the `bibliography` option), or None."""
         path = self.options.bibliography
-        return Bibliography.load(path) if path else None
+        return yaml_data.made_from(path, Bibliography.load) if path else None
 
     def glossary(self) -> Glossary | None:
         """The site's terms (the `glossary` option), or None."""
         path = self.options.glossary
-        return Glossary.load(path, self.languages.codes) if path else None
+        if not path:
+            return None
+        codes = self.languages.codes
+        return yaml_data.made_from(path, lambda p: Glossary.load(p, codes), codes)
 
     def missing_extensions(self) -> list[str]:
         """What the options need from the Markdown extensions and the site lacks, one line each."""

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lockstep import includes, yaml_data
 from lockstep.cache import stamp
 from lockstep.cards import spoken
 from lockstep.cards.answer_size import answer_size
@@ -21,6 +22,7 @@ from lockstep.site import Site
 
 REQUIRED_KEYS = ("id", "module", "category", "difficulty", "tags", "related")
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_BODY_PROBLEMS: dict[tuple, list[str]] = {}  # Deck._check_body's, by what they are made from
 CARD_TARGET = re.compile(r"^(?P<id>[a-z0-9]+(?:-[a-z0-9]+)*)\.md(?:#.*)?$")  # a sibling card
 
 
@@ -97,7 +99,10 @@ class Deck:
         if not site.options.cards.vocabulary:
             raise ValueError("the site has no `cards` option in its lockstep plugin settings")
         self.site, self.options = site, site.options.cards
-        self.vocabulary = Vocabulary.load(self.options.vocabulary, site.languages.codes)
+        codes = site.languages.codes
+        self.vocabulary = yaml_data.made_from(
+            self.options.vocabulary, lambda p: Vocabulary.load(p, codes), codes
+        )
         self._cards: dict[str, list[Card]] = {}  # read once: a Deck lives for one build
 
     def folder(self, lang: str) -> Path:
@@ -166,6 +171,26 @@ class Deck:
         return p + self._check_body(card)
 
     def _check_body(self, card: Card) -> list[str]:
+        """The problems of a card's body, made again only when what they are made from changes:
+        a build checks every card, and `make serve` builds again after each edit."""
+        site = self.site
+        included = includes.included_files(card.body, site.root, site.snippets_options)
+        key = (
+            yaml_data.version(self.options.vocabulary),
+            tuple(site.options.chinese),
+            repr(site.snippets_options),
+            card.lang,
+            str(card.path),
+            card.body,
+            tuple(yaml_data.version(path) for path in included),
+        )
+        if key not in _BODY_PROBLEMS:
+            if len(_BODY_PROBLEMS) > 8192:  # a long session's old versions of each card
+                _BODY_PROBLEMS.clear()
+            _BODY_PROBLEMS[key] = self._body_problems(card)
+        return list(_BODY_PROBLEMS[key])
+
+    def _body_problems(self, card: Card) -> list[str]:
         where, p = str(card.path), []
         first = next((ln for ln, fenced in line_states(card.body) if ln.strip()), "")
         marks = list(headings(card.body))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+from lockstep import yaml_data
 
 KINDS = ("sections", "labels", "modules", "categories", "difficulties", "tags", "practice")
 # Sections the checks and exports read by key; a deck may add more.
@@ -60,7 +60,7 @@ class Vocabulary:
     def load(cls, path: str | Path, languages: tuple[str, ...]) -> Vocabulary:
         """Read and check the YAML file: every id has a label in every language."""
         with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh) or {}
+            data = yaml_data.load(fh) or {}
         problems = [f"{path}: missing `{kind}`" for kind in (*KINDS, "anki") if kind not in data]
         for kind in KINDS:
             for key, labels in (data.get(kind) or {}).items():

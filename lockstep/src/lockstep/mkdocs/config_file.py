@@ -14,12 +14,13 @@ from pathlib import Path
 
 import yaml
 
+from lockstep import yaml_data
 from lockstep.errors import BuildError
 from lockstep.languages import Languages
 from lockstep.site import Options, Site
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(yaml_data.SafeLoader):
     """YAML as MkDocs writes it, without importing anything it names."""
 
 
