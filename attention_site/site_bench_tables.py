@@ -1,10 +1,12 @@
-"""The benchmarks page's table of build times and edit-to-preview latency, with the targets
-checked, from the committed bench/results/site.json (bench/site.py)."""
+"""The benchmarks page's tables of build times and edit-to-preview latency, with the targets
+checked: from the committed bench/results/site.json (bench/site.py), and before, from the
+results of 2026-12-01 (bench/results/site-2026-12-01.json), when every rebuild under
+`make serve` also rewrote the pages that list every card."""
 
 from collections.abc import Callable
 
 from bench.report import load
-from bench.site import GROWTH_ALLOWANCE, TARGETS
+from bench.site import BEFORE, GROWTH_ALLOWANCE, TARGETS, checked_row
 from lockstep.tables import markdown_table
 
 HEADERS = {
@@ -71,9 +73,9 @@ GROWTH_VERDICT = {
 }
 
 
-def site_bench_table(lang: str) -> str:
+def site_bench_table(lang: str, name: str = "site") -> str:
     """Build and edit times per deck size, as measured, and where they were measured."""
-    results = load("site")
+    results = load(name)
     if results is None:
         return MISSING[lang]
     rows = [
@@ -87,22 +89,24 @@ def site_bench_table(lang: str) -> str:
     return markdown_table(HEADERS[lang], rows, align="r" * len(HEADERS[lang])) + "\n\n" + note
 
 
-def site_bench_targets(lang: str) -> str:
+def site_bench_targets(lang: str, name: str = "site") -> str:
     """Each target against the measurement at its deck size, and how the warm build grows
     (nothing when there are no results: the table says so)."""
-    results = load("site")
+    results = load(name)
     if results is None:
         return ""
-    by_size = {r["cards_per_language"]: r for r in results["results"]}
+    rows = results["results"]
     lines = []
     for column, targets in TARGETS.items():
         for n, target in targets.items():
-            if n in by_size:
-                got = by_size[n][column]
+            row = checked_row(rows, n)
+            if row is not None and column in row:
+                got, size = row[column], row["cards_per_language"]
                 what, verdict = WHAT[lang][column], VERDICT[lang][got > target]
                 lines.append(
-                    TARGET_LINE[lang].format(n=n, what=what, t=target, got=got, verdict=verdict)
+                    TARGET_LINE[lang].format(n=size, what=what, t=target, got=got, verdict=verdict)
                 )
+    by_size = {r["cards_per_language"]: r for r in rows}
     sizes = sorted(n for n, r in by_size.items() if "warm_build_s" in r)
     if len(sizes) >= 3:
         first, last = (
@@ -123,4 +127,6 @@ def site_bench_targets(lang: str) -> str:
 VALUES: dict[str, Callable[[str], str]] = {
     "site_bench_table": site_bench_table,
     "site_bench_targets": site_bench_targets,
+    "site_bench_before_table": lambda lang: site_bench_table(lang, BEFORE),
+    "site_bench_before_targets": lambda lang: site_bench_targets(lang, BEFORE),
 }

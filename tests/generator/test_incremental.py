@@ -1,21 +1,17 @@
 """Rebuilds: an edit remakes exactly the outputs made from the edited file (nothing for a
 comment or a page's prose), a dirty rebuild writes exactly the pages made from what changed and
 leaves the bytes a clean build leaves, and still fails on a broken link or a missing figure;
-the served page shows an edit to a snippet it includes; and the pieces (included files, keys
-by what code does, remembered exports) one by one."""
+and the pieces (included files, keys by what code does, remembered exports) one by one. What
+`make serve` adds (the edited page first, the listings next) is in test_serve.py."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from attention_site import derivation_tables
-from bench.site import SERVE_FLAGS, fetch, free_port, wait_until
 from lockstep import cache, includes
 from lockstep.cache import digest
 from lockstep.records import PageRecords, by_page
@@ -201,10 +197,8 @@ def test_an_edit_remakes_only_its_outputs_and_pages_and_leaves_a_clean_builds_by
         "404.html",  # every build writes the theme's own templates
         "why-dot-product-grows/index.html",  # both languages include the snippet
         "en/why-dot-product-grows/index.html",
-        "en/cards/why-scale/index.html",  # the edited card (a line of its depth: the handbook
-        # and practice carry only the parts said aloud, so they keep their bytes)
-        "cards/index.html",  # its tag listing is read in every build
-        "en/cards/index.html",
+        "en/cards/why-scale/index.html",  # the edited card (a line of its depth: the handbook,
+        # practice mode and the cards index show only other parts, so they keep their bytes)
     } | _pages_showing(derivation_tables.VALUES)
     dirty_files, clean_files = _files(dirty), _files(built_site)
     assert clean_files.keys() - dirty_files.keys() == _downloads()
@@ -236,36 +230,6 @@ def test_a_broken_link_and_a_missing_figure_fail_a_dirty_rebuild_naming_them(edi
         for path in (zh, en):
             shutil.copy(ROOT / path, project / path)
     _failed_with(result, "no-such-page.md", "no_such_figure.en.svg", f"{BROKEN}.md")
-
-
-@pytest.mark.build
-def test_the_served_page_shows_an_edit_to_a_snippet_it_includes(tmp_path):
-    # On the example site: what `mkdocs serve --dirty` does with an edit does not depend on the
-    # site's size, and the example starts in seconds. This site's own includes are all watched
-    # (the test below).
-    example = shutil.copytree(
-        EXAMPLE, tmp_path / "minimal", ignore=shutil.ignore_patterns(".cache")
-    )
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    base = f"http://127.0.0.1:{free_port()}/"
-    cmd = [sys.executable, "-m", "mkdocs", "serve", *SERVE_FLAGS, "--dev-addr", base[7:-1]]
-    server = subprocess.Popen(
-        cmd, cwd=example, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        wait_until(lambda: fetch(base) is not None, 120, "mkdocs serve to start")
-        pages = [base, base + "zh/"]  # both languages include the snippet
-        assert all(COMMENT.strip() not in fetch(page).decode() for page in pages)
-        snippet = example / EXAMPLE_SNIPPET
-        snippet.write_text(COMMENT + snippet.read_text(encoding="utf-8"), encoding="utf-8")
-        wait_until(
-            lambda: all(COMMENT.strip() in (fetch(page) or b"").decode() for page in pages),
-            120,
-            "the served pages to show the edit",
-        )
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
 
 
 def test_every_file_a_page_includes_is_watched_by_serve():

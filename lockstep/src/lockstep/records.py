@@ -16,7 +16,7 @@ from pathlib import Path
 
 from lockstep.cache import text_digest, write_atomic
 
-VERSION = 2  # of the record format: a change makes every record stale
+VERSION = 3  # of the record format: a change makes every record stale
 
 
 class PageRecords:

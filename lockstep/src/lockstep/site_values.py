@@ -12,7 +12,7 @@ from lockstep.cards.deck import Deck
 from lockstep.cards.graph import graph
 from lockstep.cards.map_svg import map_svg
 from lockstep.site import Site
-from lockstep.values import Values, browser_only, uncached
+from lockstep.values import Values, browser_only, listing, uncached
 
 
 def card_url(card_id: str) -> str:
@@ -34,7 +34,7 @@ def site_values(
     bibliography, glossary = site.bibliography(), site.glossary()
     if bibliography:
         pages = lambda lang: {p: t for p, t in site.texts()[lang].items() if p.endswith(".md")}  # noqa: E731
-        values.add({"bibliography": uncached(lambda lang: bibliography.index(pages(lang), lang))})
+        values.add({"bibliography": listing(lambda lang: bibliography.index(pages(lang), lang))})
     if glossary:
         other = lambda lang: site.languages.others(lang)[0]  # noqa: E731
         values.add({"glossary": uncached(lambda lang: glossary.page_table(lang, other(lang)))})
@@ -44,17 +44,21 @@ def site_values(
 def _deck_values(deck: Deck, substitute, url_of: Callable[[str], str]) -> dict:
     labels = deck.vocabulary.modules
     return {
-        "cards_map": browser_only(
-            lambda lang: map_svg(
-                graph(deck, lang),
-                {m: names[lang] for m, names in labels.items()},
-                url_of,
-                deck.vocabulary.labels["map"][lang],
+        "cards_map": listing(
+            browser_only(
+                lambda lang: map_svg(
+                    graph(deck, lang),
+                    {m: names[lang] for m, names in labels.items()},
+                    url_of,
+                    deck.vocabulary.labels["map"][lang],
+                )
             )
         ),
-        "cards_practice": browser_only(lambda lang: practice.practice(deck, lang, substitute)),
-        "cards_progress": browser_only(lambda lang: practice.summary(deck, lang)),
-        "cards_table": uncached(lambda lang: render.deck_table(deck, lang)),
-        "cards_relations": uncached(lambda lang: render.relations_table(deck, lang)),
-        "cards_handbook": uncached(lambda lang: render.handbook(deck, lang, substitute)),
+        "cards_practice": listing(
+            browser_only(lambda lang: practice.practice(deck, lang, substitute))
+        ),
+        "cards_progress": listing(browser_only(lambda lang: practice.summary(deck, lang))),
+        "cards_table": listing(lambda lang: render.deck_table(deck, lang)),
+        "cards_relations": listing(lambda lang: render.relations_table(deck, lang)),
+        "cards_handbook": listing(lambda lang: render.handbook(deck, lang, substitute)),
     }

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lockstep import deps, placeholders
-from lockstep.cache import Cache, digest
+from lockstep.cache import Cache, digest, text_digest
 
 ValueFunction = Callable[[str], str]
 
@@ -39,12 +39,22 @@ def browser_only(fn: ValueFunction) -> ValueFunction:
     return value
 
 
+def listing(fn: ValueFunction) -> ValueFunction:
+    """An uncached value that lists every card or every page (an index, the handbook): under
+    `make serve` a page naming it is brought up to date by the build after an edit's own
+    pages are shown (lockstep.deferred)."""
+    value = fn if getattr(fn, "uncached", False) else uncached(fn)
+    value.listing = True
+    return value
+
+
 class Values:
     """A site's computed values, rendered through the build cache."""
 
     def __init__(self, functions: dict[str, ValueFunction], root: Path, cache: Cache | None):
         self.functions, self.root, self.cache = functions, root.resolve(), cache
         self._computed: dict[tuple[str, str], str] = {}  # uncached values, once per build
+        self._code: dict[str, str] = {}  # module -> digest of its code, once per build
 
     @classmethod
     def from_module(cls, module: str, root: Path, cache: Cache | None) -> Values:
@@ -81,9 +91,16 @@ class Values:
         """Whether value `name` is computed on every build rather than cached."""
         return getattr(self.functions[name], "uncached", False)
 
+    def is_listing(self, name: str) -> bool:
+        """Whether value `name` lists every card or page (see `listing`)."""
+        return getattr(self.functions[name], "listing", False)
+
     def key(self, name: str, lang: str) -> str:
         """The digest of what value `name` in `lang` is computed from (by what its code does)."""
-        return digest(self.inputs(name), self.root, salt=f"{name}:{lang}", code=True)
+        module = self.functions[name].__module__
+        if module not in self._code:  # most values share a module: its files digested once
+            self._code[module] = digest(self.inputs(name), self.root, code=True)
+        return text_digest(self._code[module], name, lang)
 
     def inputs(self, name: str) -> list[Path]:
         """The project files value `name` is computed from."""

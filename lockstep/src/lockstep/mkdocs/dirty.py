@@ -18,22 +18,33 @@ from pathlib import Path
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from lockstep.page_inputs import TAGS_LISTING
 from lockstep.records import PageRecords
 
 
-def mark_modified(pages: Iterable[File], keys: dict[str, str | None], records: PageRecords) -> None:
-    """Tell a --dirty build which pages to rebuild: those without a key, those whose key is not
-    the recorded one, those whose output is missing."""
+def stale(pages: Iterable[File], keys: dict[str, str | None], records: PageRecords) -> set[str]:
+    """The pages to rebuild: those without a key, those whose key is not the recorded one,
+    those whose output is missing."""
+    out = set()
     for file in pages:
-        record = records.pages.get(file.src_uri)
-        same = (
-            record is not None
-            and keys[file.src_uri] is not None
-            and record["key"] == keys[file.src_uri]
-            and Path(file.abs_dest_path).is_file()
-        )
+        record, key = records.pages.get(file.src_uri), keys[file.src_uri]
+        if not (record is not None and key is not None and record["key"] == key):
+            out.add(file.src_uri)
+        elif not is_written(file):
+            out.add(file.src_uri)
+    return out
+
+
+def is_written(file: File) -> bool:
+    """Whether the page's output is in the site folder."""
+    return Path(file.abs_dest_path).is_file()
+
+
+def mark_modified(pages: Iterable[File], rebuild: set[str]) -> None:
+    """Tell a --dirty build which pages to rebuild."""
+    for file in pages:
         # MkDocs reads this only in a --dirty build; a clean build rebuilds every page anyway.
-        file.is_modified = (lambda: False) if same else (lambda: True)
+        file.is_modified = (lambda: True) if file.src_uri in rebuild else (lambda: False)
 
 
 def skipped(pages: Iterable[Page]) -> list[Page]:
@@ -54,11 +65,13 @@ def restore(page: Page, record: dict, files: Files) -> None:
     page.links_to_anchors = links
 
 
-def record(page: Page, key: str | None, entries: list[dict]) -> dict:
-    """What to remember of a page just written: its key and what the build gathered from it."""
+def record(page: Page, key: str | None, entries: list[dict], rendered: str | None = None) -> dict:
+    """What to remember of a page just written: its key, for a listing page what it shows
+    (lockstep.page_inputs.PageKeys.rendered), and what the build gathered from it."""
     links = page.links_to_anchors or {}
     return {
         "key": key,
+        "rendered": rendered,
         "dest": page.file.dest_uri,
         "title": page.title,
         "meta": page.meta,
@@ -68,15 +81,21 @@ def record(page: Page, key: str | None, entries: list[dict]) -> dict:
     }
 
 
-def recollect_tags(tags_plugin, pages: list[Page]) -> None:
-    """Give Material's tags plugin every page's tags, in the order of `pages`: it collects them
-    while it reads a page (on_page_markdown), and a --dirty build did not read the pages it
-    skipped. Nothing to do without the plugin."""
+def recollect_tags(tags_plugin, pages: list[Page], skipped: list[Page]) -> None:
+    """Give Material's tags plugin every page's tags, in the order of `pages`, and the tag
+    listings of the skipped pages: it collects both while it reads a page (on_page_markdown),
+    and a --dirty build did not read the pages it skipped. The listings tell it where every
+    page's tags link to. Nothing to do without the plugin."""
     if not (tags_plugin and tags_plugin.config.enabled):
         return
     tags_plugin.mappings.data.clear()  # its listings list pages in the order they were added
     for page in pages:
         tags_plugin.mappings.add(page, "")  # reads page.meta; the Markdown is not looked at
+    for page in skipped:
+        source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+        if TAGS_LISTING in source:
+            tags_plugin.listings.add(page, source)  # reads only its listing directives
+            page.content = ""  # what the plugin fills in; a skipped page is not written
 
 
 DIRTY_WARNING = "A 'dirty' build is being performed"

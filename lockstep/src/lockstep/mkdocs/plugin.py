@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -34,7 +35,18 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 
-from lockstep import cjk, deps, fences, math, notebooks, page_inputs, placeholders, rendered, vault
+from lockstep import (
+    cjk,
+    deferred,
+    deps,
+    fences,
+    math,
+    notebooks,
+    page_inputs,
+    placeholders,
+    rendered,
+    vault,
+)
 from lockstep.cache import Cache
 from lockstep.cards import render, spoken
 from lockstep.cards.deck import Deck, read_card
@@ -71,11 +83,22 @@ def reported(event):
 class LockstepPlugin(BasePlugin):
     """Keeps a bilingual MkDocs site in lock-step with the code it shows."""
 
+    serving = False  # `mkdocs serve --dirty` (on_startup)
+    exports: dict[str, bytes] | None = None  # while serving: dest -> its last content
+    later = False  # whether the build in progress left anything for the next
+    next_build: Path | None = None  # while serving: written to start the next build
+
     def load_config(self, options: dict, config_file_path: str | None = None):
         """Take the options as they are: lockstep.site checks them (in on_config), so that an
         unknown one gets a close match and every problem is reported at once."""
         self.raw_options = dict(options)
         return [], []
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Whether this process serves the site with --dirty: only then may a rebuild leave
+        the listing pages to the build after it (lockstep.deferred)."""
+        self.serving = command == "serve" and dirty
+        self.exports = {}
 
     @event_priority(50)  # before Material's offline plugin reads extra.polyfills
     @reported
@@ -140,6 +163,10 @@ class LockstepPlugin(BasePlugin):
         packages and the data files the options name."""
         for path in self._watched():
             server.watch(str(path))
+        self.next_build = self.site.cache("serve") / "next-build"
+        self.next_build.parent.mkdir(parents=True, exist_ok=True)
+        self.next_build.touch()
+        server.watch(str(self.next_build))  # written when a build left listings for the next
         return server
 
     def _watched(self) -> list[Path]:
@@ -156,6 +183,7 @@ class LockstepPlugin(BasePlugin):
         if current_language(config) != self.languages.default:
             return  # once per `mkdocs build`: i18n runs a nested build per other language
         self.rendered_problems: list[str] = []
+        self.later = False
         self._check_translations()
         self._check_placeholders()
         unused = self.site.unused_entries()
@@ -210,16 +238,25 @@ class LockstepPlugin(BasePlugin):
         lang = current_language(config)
         # What each page is made from: decides what a --dirty build rebuilds, and lets the
         # exports below reuse a page's note while its key stays the same.
-        pages = {f.src_uri: Path(f.abs_src_path) for f in files.documentation_pages()}
-        self.page_keys = page_inputs.keys(
-            self.site, self.values, pages, lang, self._engine_inputs(config, files)
-        )
+        doc_files = files.documentation_pages()
+        pages = {f.src_uri: Path(f.abs_src_path) for f in doc_files}
+        engine = self._engine_inputs(config, files)
+        self.keys = page_inputs.PageKeys(self.site, self.values, pages, lang, engine)
+        self.page_keys, listings = self.keys.keys, self.keys.listings
         self.records = PageRecords(self.site.cache("pages"), config.site_dir, lang)
-        dirty.mark_modified(files.documentation_pages(), self.page_keys, self.records)
-        by_path = {
-            Path(f.abs_src_path).resolve(): self.page_keys[f.src_uri]
-            for f in files.documentation_pages()
-        }
+        stale = dirty.stale(doc_files, self.page_keys, self.records)
+        by_uri = {f.src_uri: f for f in doc_files}
+        kept = lambda uri: dirty.is_written(by_uri[uri]) and uri in self.records.pages  # noqa: E731
+        # While serving, a rebuild shows the edited pages first (lockstep.deferred).
+        later = deferred.left_for_later(stale, listings, kept) if self.serving else set()
+        for uri in sorted((stale & listings) - later):
+            if kept(uri) and self.records.pages[uri].get("rendered") == self.keys.rendered(uri):
+                self.records.pages[uri]["key"] = self.page_keys[uri]  # it would show the same
+                stale.discard(uri)
+        self.later = self.later or bool(later)
+        exports_later = self.serving and bool(stale - listings)
+        dirty.mark_modified(doc_files, stale - later)
+        by_path = {Path(f.abs_src_path).resolve(): self.page_keys.get(f.src_uri) for f in doc_files}
         tree = self.site.tree(lang)
         if self.figures:
             for name in self.figures.names:
@@ -233,20 +270,37 @@ class LockstepPlugin(BasePlugin):
             key_of = lambda card: by_path.get(card.path.resolve())  # noqa: E731
             from lockstep.cards import anki  # genanki: needed only by a site with cards
 
-            content = anki.package(self.deck, lang, self._exported, key_of=key_of)
+            content = self._export(
+                dest, exports_later, lambda: anki.package(self.deck, lang, self._exported, key_of)
+            )
             add_generated(files, config, self.languages, dest, content=content)
         if self.site.options.vault_dest:
             dest = f"{self.site.options.vault_dest}/vault.{lang}.zip"
-            content = vault.build(
-                self.site,
-                self.deck,
-                lang,
-                self._exported,
-                self._figure(lang),
-                key_of=lambda page: by_path.get((tree / page).resolve()),
+            content = self._export(
+                dest,
+                exports_later,
+                lambda: vault.build(
+                    self.site,
+                    self.deck,
+                    lang,
+                    self._exported,
+                    self._figure(lang),
+                    key_of=lambda page: by_path.get((tree / page).resolve()),
+                ),
             )
             add_generated(files, config, self.languages, dest, content=content)
         return files
+
+    def _export(self, dest: str, later: bool, make) -> bytes:
+        """An export made from every card or page: made now, or, when this build may leave it
+        for the next (`later`) and an earlier build of this process made it, that one."""
+        if self.exports is None:  # not serving
+            return make()
+        if later and dest in self.exports:
+            self.later = True
+            return self.exports[dest]
+        self.exports[dest] = make()
+        return self.exports[dest]
 
     @staticmethod
     def _engine_inputs(config: MkDocsConfig, files: Files) -> tuple:
@@ -273,7 +327,7 @@ class LockstepPlugin(BasePlugin):
         for page in skipped:
             dirty.restore(page, self.records.pages[page.file.src_uri], files)
         if skipped:
-            dirty.recollect_tags(config.plugins.get("material/tags"), pages)
+            dirty.recollect_tags(config.plugins.get("material/tags"), pages, skipped)
         self.skipped = {page.file.src_uri for page in skipped}
         self.doc_pages = pages
         return env
@@ -399,7 +453,8 @@ class LockstepPlugin(BasePlugin):
                 records[src_uri] = self.records.pages[src_uri]
             else:
                 key = self.page_keys[src_uri]
-                records[src_uri] = dirty.record(page, key, fresh.get(page.url, []))
+                shown = self.keys.rendered(src_uri) if src_uri in self.keys.listings else None
+                records[src_uri] = dirty.record(page, key, fresh.get(page.url, []), shown)
             entries += records[src_uri]["search"]
         self.records.replace(records)
         if index:
@@ -414,6 +469,8 @@ class LockstepPlugin(BasePlugin):
             self.math.mathjax.close()
         if self.rendered_problems:  # every language's pages are built: all of them at once
             raise PluginError(str(BuildError(self.rendered_problems)))
+        if self.later and self.next_build:  # the server watches it: it starts the next build
+            self.next_build.write_text(str(time.time_ns()), encoding="utf-8")
         offline_plugin = config.plugins.get("material/offline")
         offline_on = bool(offline_plugin and offline_plugin.config.enabled)
         search.split_index(Path(config.site_dir), self.languages, offline=offline_on)
