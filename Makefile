@@ -83,7 +83,7 @@ bench: $(STAMP)  ## CPU kernel benchmark: prints ratios, writes bench/results/cp
 bench-pages: build  ## first-visit bytes and time to math of every page in Chromium: bench/results/pages.json
 	$(BIN)/python -m bench.pages site
 
-bench-site: $(STAMP)  ## build times and edit-to-preview latency at 13, 130, 500 cards per language: bench/results/site.json
+bench-site: $(STAMP)  ## build times and edit-to-preview latency at 60, 130, 500 cards per language: bench/results/site.json
 	$(BIN)/python -m bench.site
 
 bench-gpu:  ## GPU benchmark with the machine's python3, torch, triton: bench/results/gpu.json

@@ -16,6 +16,7 @@ HEADERS = {
         "热构建",
         "卡片页面的文档测试",
         "改卡片正文",
+        "手册中也显示出正文修改",
         "改绘图模块",
         "改被包含的代码片段",
     ),
@@ -25,6 +26,7 @@ HEADERS = {
         "warm build",
         "docs tests of the card pages",
         "prose edit",
+        "handbook shows the prose edit",
         "figure module edit",
         "included snippet edit",
     ),
@@ -34,13 +36,18 @@ COLUMNS = (
     "warm_build_s",
     "cards_tests_s",
     "prose_edit_s",
+    "prose_listings_s",
     "figure_edit_s",
     "snippet_edit_s",
 )
 SECONDS = {"zh": "{:.1f} 秒", "en": "{:.1f} s"}
 MEASURED_ON = {
-    "zh": "测量于 {date}，{cpus} 个 CPU，Python {python}；每项运行一次。",
-    "en": "Measured on {date}, {cpus} CPUs, Python {python}; one run each.",
+    "zh": "测量于 {date}，{cpus} 个 CPU，Python {python}；{runs}",
+    "en": "Measured on {date}, {cpus} CPUs, Python {python}; {runs}",
+}
+RUNS = {  # one run each before 2026-12-03; since then each edit three times
+    "zh": ("每项运行一次。", "构建与测试各运行一次，每处修改做 {n} 次，取中位数。"),
+    "en": ("one run each.", "builds and tests one run each, each edit made {n} times (median)."),
 }
 MISSING = {
     "zh": "尚无测量结果：运行 `make bench-site`（`python -m bench.site`）生成 "
@@ -83,8 +90,10 @@ def site_bench_table(lang: str, name: str = "site") -> str:
         for r in results["results"]
     ]
     machine = results["machine"]
+    repeats = len(results["results"][0].get("prose_edit_runs", [None]))
+    runs = RUNS[lang][repeats > 1].format(n=repeats)
     note = MEASURED_ON[lang].format(
-        date=results["date"][:10], cpus=machine["cpus"], python=machine["python"]
+        date=results["date"][:10], cpus=machine["cpus"], python=machine["python"], runs=runs
     )
     return markdown_table(HEADERS[lang], rows, align="r" * len(HEADERS[lang])) + "\n\n" + note
 

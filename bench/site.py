@@ -9,10 +9,12 @@ folder and the deck is grown to that many cards per language by copying the exis
 under new ids, listed in the nav after the others. Then, in that copy: a cold `mkdocs build
 --strict` (no cache, no site), a warm one (caches full), the cards' docs tests (every code
 block, numbers, words and parity check of the cards' pages), and `mkdocs serve` timed from
-saving an edit until the served output shows it, for (a) a prose edit to one card, (b) an edit
-to one figure's module, (c) a comment added to a snippet that two pages include. Each edit is
-reverted, and the revert waited for, before the next. Times are wall-clock seconds on this
-machine, one run each.
+saving an edit until the served output shows it, for (a) a prose edit to one card (and until
+the handbook shows it too), (b) an edit to one figure's module, (c) a comment added to a
+snippet that two pages include. Each edit is made three times, the nine in a shuffled order,
+each saved once the server is idle, and reverted, the revert waited for, before the next; the
+median of the three is reported. Times are wall-clock seconds on this machine; the builds and
+tests are one run each.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ import datetime
 import hashlib
 import json
 import os
+import random
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,30 +51,39 @@ RESULTS = ROOT / "bench" / "results" / "site.json"
 # bench/results/site-2026-12-01.json.
 SIZES = (60, 130, 500)
 BEFORE = "site-2026-12-01"
-# The three edits: name -> (file, old text, new text, the served paths that must show it). The
-# prose edit is to a part said aloud (the one-sentence answer), so the handbook, practice mode
-# and the exports carry it too.
+# The three edits: name -> (file, old text, new text, the served paths that must show it, the
+# served paths that show it after them). The prose edit is to a part said aloud (the
+# one-sentence answer), so the handbook, practice mode and the exports carry it too: under
+# `make serve` the build after the edit's own writes them (lockstep/deferred.py).
 EDITS = {
     "prose": (
         "docs/en/cards/why-scale.md",
         "stops the softmax from starting saturated",
         "stops the softmax from ever starting saturated",
         ["en/cards/why-scale/"],
+        ["en/cards/handbook/"],
     ),
     "figure": (
         "snippets/figures/qk_distribution.py",
         '"x": "value"',
         '"x": "values"',
         ["en/assets/figures/qk_distribution.en.svg"],
+        [],
     ),
     "snippet": (
         "snippets/variance.py",
         "\nimport math\n",
         "\n# (an added comment)\nimport math\n",
         ["why-dot-product-grows/", "en/why-dot-product-grows/"],
+        [],
     ),
 }
+REPEATS = 3  # each edit, the edits in a shuffled order; the median is reported
 EDIT_TIMEOUT_S = 900
+# The server counts as idle once every build it started has ended and none has started for
+# this long (more than its 0.5 s polling of the files): an edit is saved only then, so that it
+# does not wait for the build the last one asked for.
+QUIET_S = 1.5
 # What an author should wait at most (seconds): a prose edit and a snippet edit at about
 # today's deck size, a prose edit at 500 cards per language. A target at n cards is checked
 # against the smallest size measured from n up to (not including) 2n.
@@ -195,55 +208,103 @@ def digest_of(url: str) -> str | None:
     return hashlib.sha256(LIVERELOAD.sub(b"", body)).hexdigest() if body is not None else None
 
 
-def edit_latency(project: Path, base: str, path: str, old: str, new: str, urls: list[str]) -> float:
-    """Seconds from saving `old` -> `new` in `path` until every url serves different bytes;
-    then the edit is undone and the undo waited for (not timed)."""
+def edit_latency(
+    project: Path, base: str, path: str, old: str, new: str, urls: list[str], later: list[str]
+) -> tuple[float, float | None]:
+    """Seconds from saving `old` -> `new` in `path` until every url serves different bytes, and
+    until every url in `later` does too (None without any); then the edit is undone and the
+    undo waited for (not timed)."""
     target = project / path
     text = target.read_text(encoding="utf-8")
     if text.count(old) != 1:
         raise SystemExit(f"{path}: the edit needs {old!r} exactly once")
-    before = {u: digest_of(base + u) for u in urls}
+    before = {u: digest_of(base + u) for u in [*urls, *later]}
     missing = [u for u, d in before.items() if d is None]
     if missing:
         raise SystemExit(f"nothing is served at {missing}")
+
+    def shown(group: list[str]) -> bool:
+        return all(digest_of(base + u) not in (before[u], None) for u in group)
+
     start = time.perf_counter()
     target.write_text(text.replace(old, new), encoding="utf-8")
-    wait_until(
-        lambda: all(digest_of(base + u) not in (before[u], None) for u in urls),
-        EDIT_TIMEOUT_S,
-        f"the edit to {path} to show",
-    )
-    took = time.perf_counter() - start
+    wait_until(lambda: shown(urls), EDIT_TIMEOUT_S, f"the edit to {path} to show")
+    took = round(time.perf_counter() - start, 2)
+    then = None
+    if later:
+        wait_until(lambda: shown(later), EDIT_TIMEOUT_S, f"the edit to {path} to show in {later}")
+        then = round(time.perf_counter() - start, 2)
     target.write_text(text, encoding="utf-8")
     wait_until(
-        lambda: all(digest_of(base + u) == before[u] for u in urls),
+        lambda: all(digest_of(base + u) == before[u] for u in before),
         EDIT_TIMEOUT_S,
         f"the undo of {path} to show",
     )
-    return round(took, 2)
+    return took, then
+
+
+def builds(log: Path) -> tuple[int, int]:
+    """How many builds the server's log shows started, and how many ended."""
+    text = log.read_text(encoding="utf-8", errors="replace")
+    ended = text.count("Reloading browsers") + text.count("An error happened during the rebuild")
+    return text.count("Building documentation"), ended + 1  # the first build logs no end
+
+
+def wait_idle(log: Path) -> None:
+    """Until the server has ended every build it started and started none for QUIET_S."""
+    deadline, last, since = time.monotonic() + EDIT_TIMEOUT_S, None, time.monotonic()
+    while True:
+        now = builds(log)
+        if now != last:
+            last, since = now, time.monotonic()
+        elif now[0] == now[1] and time.monotonic() - since >= QUIET_S:
+            return
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out waiting for the server to be idle ({log})")
+        time.sleep(0.1)
 
 
 def serve_latencies(project: Path, env: dict) -> dict:
-    """Edit-to-preview seconds under `mkdocs serve` for the three edits."""
+    """Edit-to-preview seconds under `mkdocs serve`: each edit REPEATS times, in a shuffled
+    order, each saved with the server idle; the median of each, and every run."""
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
-    log = (project / "serve.log").open("w")
+    log_path = project / "serve.log"
+    log = log_path.open("w")
     env = {**env, "PYTHONUNBUFFERED": "1"}
     cmd = [sys.executable, "-m", "mkdocs", "serve", *SERVE_FLAGS, "--dev-addr", base[7:-1]]
     server = subprocess.Popen(cmd, cwd=project, env=env, stdout=log, stderr=subprocess.STDOUT)
+    order = [name for name in EDITS for _ in range(REPEATS)]
+    random.Random(size_seed(project)).shuffle(order)
+    runs: dict[str, list[float]] = {name: [] for name in EDITS}
+    follow: dict[str, list[float]] = {name: [] for name in EDITS}
     try:
         start = time.perf_counter()
         wait_until(lambda: fetch(base) is not None, EDIT_TIMEOUT_S, "mkdocs serve to start")
-        first = round(time.perf_counter() - start, 2)
-        out = {"serve_start_s": first}
-        for name, (path, old, new, urls) in EDITS.items():
-            out[f"{name}_edit_s"] = edit_latency(project, base, path, old, new, urls)
-            print(f"    {name} edit: {out[f'{name}_edit_s']} s", flush=True)
+        out = {"serve_start_s": round(time.perf_counter() - start, 2)}
+        for name in order:
+            wait_idle(log_path)
+            took, then = edit_latency(project, base, *EDITS[name])
+            runs[name].append(took)
+            if then is not None:
+                follow[name].append(then)
+            print(f"    {name} edit: {took} s" + (f", then {then} s" if then else ""), flush=True)
+        for name in EDITS:
+            out[f"{name}_edit_s"] = statistics.median(runs[name])
+            out[f"{name}_edit_runs"] = runs[name]
+            if follow[name]:
+                out[f"{name}_listings_s"] = statistics.median(follow[name])
+        out["edit_order"] = order
         return out
     finally:
         server.terminate()
         server.wait(timeout=60)
         log.close()
+
+
+def size_seed(project: Path) -> int:
+    """The shuffle's seed: the copy's name (deck-<size>), so a rerun shuffles the same way."""
+    return int(hashlib.sha256(project.name.encode()).hexdigest()[:8], 16)
 
 
 def measure(size: int, scratch: Path, serve_only: bool = False) -> dict:

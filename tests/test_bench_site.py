@@ -48,10 +48,10 @@ def test_each_timed_edit_still_applies_and_shows_on_a_built_page(built_site):
     # An edit whose text left its file stops the benchmark at that edit: it happened once.
     from tests.conftest import ROOT
 
-    for name, (path, old, new, urls) in EDITS.items():
+    for name, (path, old, new, urls, later) in EDITS.items():
         assert (ROOT / path).read_text(encoding="utf-8").count(old) == 1, f"{name}: {path}"
         assert old != new
-        for url in urls:
+        for url in [*urls, *later]:
             built = built_site / url
             assert (built / "index.html" if url.endswith("/") else built).is_file(), url
 

@@ -42,9 +42,11 @@ class PageRecords:
         after a crash the old ones are stale, which rebuilds their pages)."""
         for src_uri in self.pages.keys() - pages.keys():
             (Path(self.site) / self.pages[src_uri]["dest"]).unlink(missing_ok=True)
+        unchanged = pages == self.pages and self.path.is_file()  # a rebuild that wrote nothing
         self.pages = pages
-        data = {"version": VERSION, "site_dir": self.site, "pages": pages}
-        write_atomic(self.path, json.dumps(data, ensure_ascii=False, default=str).encode())
+        if not unchanged:
+            data = {"version": VERSION, "site_dir": self.site, "pages": pages}
+            write_atomic(self.path, json.dumps(data, ensure_ascii=False, default=str).encode())
         write_atomic(self.folder / f"{self.name}.site", self.site.encode())
         self._prune()
 

@@ -46,8 +46,9 @@ from lockstep import (
     placeholders,
     rendered,
     vault,
+    yaml_data,
 )
-from lockstep.cache import Cache
+from lockstep.cache import Cache, text_digest
 from lockstep.cards import render, spoken
 from lockstep.cards.deck import Deck, read_card
 from lockstep.errors import BuildError
@@ -84,7 +85,7 @@ class LockstepPlugin(BasePlugin):
     """Keeps a bilingual MkDocs site in lock-step with the code it shows."""
 
     serving = False  # `mkdocs serve --dirty` (on_startup)
-    exports: dict[str, bytes] | None = None  # while serving: dest -> its last content
+    exports: dict[str, tuple[str, bytes]] | None = None  # serving: dest -> (inputs, bytes)
     later = False  # whether the build in progress left anything for the next
     next_build: Path | None = None  # while serving: written to start the next build
 
@@ -258,26 +259,38 @@ class LockstepPlugin(BasePlugin):
         dirty.mark_modified(doc_files, stale - later)
         by_path = {Path(f.abs_src_path).resolve(): self.page_keys.get(f.src_uri) for f in doc_files}
         tree = self.site.tree(lang)
-        if self.figures:
-            for name in self.figures.names:
-                src = f"{self.site.options.figures_dest}/{name}.{lang}.svg"
-                add_generated(files, config, self.languages, src, path=self.figures.svg(name, lang))
+        figures = self.figures.names if self.figures else []
+        drawn = {name: self.figures.svg(name, lang) for name in figures}
+        for name, svg in drawn.items():
+            src = f"{self.site.options.figures_dest}/{name}.{lang}.svg"
+            add_generated(files, config, self.languages, src, path=svg)
         if self.math and lang == self.languages.default:
             # Every language's pages load extra_css from the site root: one copy.
             add_generated(files, config, self.languages, math.CSS_DEST, content=self.math.css())
+        # The exports are made from every page (by its key; its file's time dates a note) and
+        # every figure (by the file drawn for its inputs).
+        made_from = text_digest(
+            sorted(self.page_keys.items()),
+            [yaml_data.version(path) for path in pages.values()],
+            sorted(str(svg) for svg in drawn.values()),
+        )
         if self.deck:
             dest = f"{self.deck.options.anki_dest}/cards.{lang}.apkg"
             key_of = lambda card: by_path.get(card.path.resolve())  # noqa: E731
             from lockstep.cards import anki  # genanki: needed only by a site with cards
 
             content = self._export(
-                dest, exports_later, lambda: anki.package(self.deck, lang, self._exported, key_of)
+                dest,
+                made_from,
+                exports_later,
+                lambda: anki.package(self.deck, lang, self._exported, key_of),
             )
             add_generated(files, config, self.languages, dest, content=content)
         if self.site.options.vault_dest:
             dest = f"{self.site.options.vault_dest}/vault.{lang}.zip"
             content = self._export(
                 dest,
+                made_from,
                 exports_later,
                 lambda: vault.build(
                     self.site,
@@ -291,16 +304,18 @@ class LockstepPlugin(BasePlugin):
             add_generated(files, config, self.languages, dest, content=content)
         return files
 
-    def _export(self, dest: str, later: bool, make) -> bytes:
-        """An export made from every card or page: made now, or, when this build may leave it
-        for the next (`later`) and an earlier build of this process made it, that one."""
-        if self.exports is None:  # not serving
+    def _export(self, dest: str, made_from: str, later: bool, make) -> bytes:
+        """An export made from every card or page: while serving, the one made before when
+        what it is `made_from` is the same, or when this build may leave it for the next
+        (`later`); otherwise made now."""
+        if self.exports is None:  # not serving: one build, nothing made before
             return make()
-        if later and dest in self.exports:
-            self.later = True
-            return self.exports[dest]
-        self.exports[dest] = make()
-        return self.exports[dest]
+        before = self.exports.get(dest)
+        if before and (before[0] == made_from or later):
+            self.later = self.later or before[0] != made_from
+            return before[1]
+        self.exports[dest] = (made_from, make())
+        return self.exports[dest][1]
 
     @staticmethod
     def _engine_inputs(config: MkDocsConfig, files: Files) -> tuple:
