@@ -70,14 +70,38 @@ def test_readme_states_the_committed_build_times():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("### Builds and tests", 1)[1].split("\n#", 1)[0]
     rows = {r.split("|")[1].strip(): r for r in section.splitlines() if r.startswith("| `make")}
-    rows = json.loads(RESULTS.read_text("utf-8"))["results"]
-    today = min(rows, key=lambda r: r["cards_per_language"])  # the deck as it is
+    results = json.loads(RESULTS.read_text("utf-8"))["results"]
+    today = min(results, key=lambda r: r["cards_per_language"])  # the deck as it is
     cold = next(row for name, row in rows.items() if name.startswith("`make build`, cold"))
     warm = next(row for name, row in rows.items() if name.startswith("`make build`, warm"))
     assert (
         f"| {today['cold_build_s']:.1f} s |" in cold
         and f"| {today['warm_build_s']:.1f} s |" in warm
     )
+
+
+def test_readme_states_the_committed_edit_times_before_and_after():
+    # The README's table of edit-to-preview times under `make serve`: every cell is the
+    # committed result (before: bench/results/site-2026-12-01.json; after: site.json).
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Editing under `make serve`", 1)[1].split("\n#", 1)[0]
+    table = {
+        r.split("|")[1].strip(): [c.strip() for c in r.split("|")[2:-1]]
+        for r in section.splitlines()
+        if r.startswith("| ") and r.split("|")[1].strip().isdigit()
+    }
+    before = json.loads((RESULTS.parent / f"{BEFORE}.json").read_text("utf-8"))["results"]
+    after = json.loads(RESULTS.read_text("utf-8"))["results"]
+    columns = [(before, "prose_edit_s"), (after, "prose_edit_s"), (after, "prose_listings_s")]
+    columns += [(before, "snippet_edit_s"), (after, "snippet_edit_s")]
+    sizes = {r["cards_per_language"] for r in before + after}
+    assert set(table) == {str(n) for n in sizes}
+    for n in sizes:
+        for (rows, column), cell in zip(columns, table[str(n)], strict=True):
+            row = next((r for r in rows if r["cards_per_language"] == n), None)
+            assert cell == (f"{row[column]:.2f} s" if row else "–"), (n, column)
 
 
 def _leaves(nav) -> list[str]:
