@@ -16,7 +16,7 @@ HEADERS = {
         "热构建",
         "卡片页面的文档测试",
         "改卡片正文",
-        "手册中也显示出正文修改",
+        "正文修改在手册中显示",
         "改绘图模块",
         "改被包含的代码片段",
     ),
@@ -42,7 +42,7 @@ COLUMNS = (
 )
 SECONDS = {"zh": "{:.1f} 秒", "en": "{:.1f} s"}
 MEASURED_ON = {
-    "zh": "测量于 {date}，{cpus} 个 CPU，Python {python}；{runs}",
+    "zh": "{date} 测量，{cpus} 个 CPU，Python {python}；{runs}",
     "en": "Measured on {date}, {cpus} CPUs, Python {python}; {runs}",
 }
 RUNS = {  # one run each before 2026-12-03; since then each edit three times

@@ -60,3 +60,11 @@ def changed_times(paths: Iterable[Path]) -> dict[Path, float]:
 def changed_at(paths: Iterable[Path]) -> float:
     """The newest change among `paths` (seconds since the epoch); 0.0 for none."""
     return max(changed_times(paths).values(), default=0.0)
+
+
+def repository_state(root: Path) -> tuple:
+    """What a commit changes in the repository at `root` (the size and time of its HEAD and
+    index files), to tell whether commit times may have moved; () where there is none."""
+    git = Path(root) / ".git"
+    found = [git / "HEAD", git / "index"] if git.is_dir() else []
+    return tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in found if p.is_file())

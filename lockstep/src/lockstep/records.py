@@ -27,6 +27,7 @@ class PageRecords:
         self.folder, self.name = Path(folder), text_digest(site)
         self.path = self.folder / f"{self.name}.{lang}.json"
         self.pages: dict[str, dict] = {}
+        self.renewed = False
         if self.path.is_file():
             try:
                 data = json.loads(self.path.read_text(encoding="utf-8"))
@@ -36,13 +37,19 @@ class PageRecords:
                 self.pages = data["pages"]
         self.site = site
 
+    def renew(self, src_uri: str, key: str) -> None:
+        """Record a new key for a page whose output it would not change (it is not rewritten)."""
+        self.pages[src_uri] = {**self.pages[src_uri], "key": key}
+        self.renewed = True
+
     def replace(self, pages: dict[str, dict]) -> None:
         """Make `pages` the records, remove the output of each page that is no longer built
         (a --dirty build leaves it; a clean build has none), and write the records (atomically:
         after a crash the old ones are stale, which rebuilds their pages)."""
         for src_uri in self.pages.keys() - pages.keys():
             (Path(self.site) / self.pages[src_uri]["dest"]).unlink(missing_ok=True)
-        unchanged = pages == self.pages and self.path.is_file()  # a rebuild that wrote nothing
+        # A rebuild that wrote nothing and renewed no key leaves the file as it is.
+        unchanged = not self.renewed and pages == self.pages and self.path.is_file()
         self.pages = pages
         if not unchanged:
             data = {"version": VERSION, "site_dir": self.site, "pages": pages}

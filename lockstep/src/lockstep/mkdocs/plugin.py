@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -36,6 +37,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 
 from lockstep import (
+    changed,
     cjk,
     deferred,
     deps,
@@ -84,7 +86,8 @@ def reported(event):
 class LockstepPlugin(BasePlugin):
     """Keeps a bilingual MkDocs site in lock-step with the code it shows."""
 
-    serving = False  # `mkdocs serve --dirty` (on_startup)
+    serve_dirty = False  # `mkdocs serve --dirty` (on_startup)
+    serving = False  # and its server reloads: a rebuild may leave pages for the next (on_serve)
     exports: dict[str, tuple[str, bytes]] | None = None  # serving: dest -> (inputs, bytes)
     later = False  # whether the build in progress left anything for the next
     next_build: Path | None = None  # while serving: written to start the next build
@@ -96,10 +99,8 @@ class LockstepPlugin(BasePlugin):
         return [], []
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Whether this process serves the site with --dirty: only then may a rebuild leave
-        the listing pages to the build after it (lockstep.deferred)."""
-        self.serving = command == "serve" and dirty
-        self.exports = {}
+        """Whether this process serves the site with --dirty (on_serve then starts serving)."""
+        self.serve_dirty = command == "serve" and dirty
 
     @event_priority(50)  # before Material's offline plugin reads extra.polyfills
     @reported
@@ -164,10 +165,12 @@ class LockstepPlugin(BasePlugin):
         packages and the data files the options name."""
         for path in self._watched():
             server.watch(str(path))
-        self.next_build = self.site.cache("serve") / "next-build"
-        self.next_build.parent.mkdir(parents=True, exist_ok=True)
-        self.next_build.touch()
-        server.watch(str(self.next_build))  # written when a build left listings for the next
+        if self.serve_dirty:  # only a server that reloads can start the next build
+            self.next_build = self.site.cache("serve") / "next-build"
+            self.next_build.parent.mkdir(parents=True, exist_ok=True)
+            self.next_build.touch()
+            server.watch(str(self.next_build))  # written when a build left pages for the next
+            self.serving, self.exports = True, {}
         return server
 
     def _watched(self) -> list[Path]:
@@ -252,7 +255,7 @@ class LockstepPlugin(BasePlugin):
         later = deferred.left_for_later(stale, listings, kept) if self.serving else set()
         for uri in sorted((stale & listings) - later):
             if kept(uri) and self.records.pages[uri].get("rendered") == self.keys.rendered(uri):
-                self.records.pages[uri]["key"] = self.page_keys[uri]  # it would show the same
+                self.records.renew(uri, self.page_keys[uri])  # it would show the same
                 stale.discard(uri)
         self.later = self.later or bool(later)
         exports_later = self.serving and bool(stale - listings)
@@ -267,11 +270,12 @@ class LockstepPlugin(BasePlugin):
         if self.math and lang == self.languages.default:
             # Every language's pages load extra_css from the site root: one copy.
             add_generated(files, config, self.languages, math.CSS_DEST, content=self.math.css())
-        # The exports are made from every page (by its key; its file's time dates a note) and
-        # every figure (by the file drawn for its inputs).
+        # The exports are made from every page (by its key; its file's time or last commit
+        # dates a note) and every figure (by the file drawn for its inputs).
         made_from = text_digest(
             sorted(self.page_keys.items()),
             [yaml_data.version(path) for path in pages.values()],
+            changed.repository_state(self.site.root),
             sorted(str(svg) for svg in drawn.values()),
         )
         if self.deck:
@@ -308,7 +312,7 @@ class LockstepPlugin(BasePlugin):
         """An export made from every card or page: while serving, the one made before when
         what it is `made_from` is the same, or when this build may leave it for the next
         (`later`); otherwise made now."""
-        if self.exports is None:  # not serving: one build, nothing made before
+        if self.exports is None:  # not serving with --dirty: nothing is kept between builds
             return make()
         before = self.exports.get(dest)
         if before and (before[0] == made_from or later):
@@ -484,8 +488,14 @@ class LockstepPlugin(BasePlugin):
             self.math.mathjax.close()
         if self.rendered_problems:  # every language's pages are built: all of them at once
             raise PluginError(str(BuildError(self.rendered_problems)))
-        if self.later and self.next_build:  # the server watches it: it starts the next build
-            self.next_build.write_text(str(time.time_ns()), encoding="utf-8")
+        if self.later and self.next_build:
+            # The server watches the file and starts the next build once it changes; a second
+            # from now, so that the browsers it reloads now fetch the edited page and what it
+            # loads before that build starts (the server holds every request while it builds).
+            path = self.next_build
+            timer = threading.Timer(1.0, lambda: path.write_text(str(time.time_ns()), "utf-8"))
+            timer.daemon = True
+            timer.start()
         offline_plugin = config.plugins.get("material/offline")
         offline_on = bool(offline_plugin and offline_plugin.config.enabled)
         search.split_index(Path(config.site_dir), self.languages, offline=offline_on)
