@@ -62,9 +62,7 @@ def changed_at(paths: Iterable[Path]) -> float:
     return max(changed_times(paths).values(), default=0.0)
 
 
-def repository_state(root: Path) -> tuple:
-    """What a commit changes in the repository at `root` (the size and time of its HEAD and
-    index files), to tell whether commit times may have moved; () where there is none."""
-    git = Path(root) / ".git"
-    found = [git / "HEAD", git / "index"] if git.is_dir() else []
-    return tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in found if p.is_file())
+def repository_state(root: Path) -> str:
+    """The commit checked out in the repository around `root` ('' outside one): a commit moves
+    the times changed_times gives."""
+    return (_git(Path(root), "rev-parse", "HEAD") or "").strip()

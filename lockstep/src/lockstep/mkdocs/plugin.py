@@ -91,6 +91,7 @@ class LockstepPlugin(BasePlugin):
     exports: dict[str, tuple[str, bytes]] | None = None  # serving: dest -> (inputs, bytes)
     later = False  # whether the build in progress left anything for the next
     next_build: Path | None = None  # while serving: written to start the next build
+    next_timer: threading.Timer | None = None  # the write, a second after a build
 
     def load_config(self, options: dict, config_file_path: str | None = None):
         """Take the options as they are: lockstep.site checks them (in on_config), so that an
@@ -101,6 +102,8 @@ class LockstepPlugin(BasePlugin):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Whether this process serves the site with --dirty (on_serve then starts serving)."""
         self.serve_dirty = command == "serve" and dirty
+        if self.serve_dirty:  # from the first build on, so the first edit reuses its exports
+            self.exports = {}
 
     @event_priority(50)  # before Material's offline plugin reads extra.polyfills
     @reported
@@ -170,7 +173,7 @@ class LockstepPlugin(BasePlugin):
             self.next_build.parent.mkdir(parents=True, exist_ok=True)
             self.next_build.touch()
             server.watch(str(self.next_build))  # written when a build left pages for the next
-            self.serving, self.exports = True, {}
+            self.serving = True
         return server
 
     def _watched(self) -> list[Path]:
@@ -188,6 +191,8 @@ class LockstepPlugin(BasePlugin):
             return  # once per `mkdocs build`: i18n runs a nested build per other language
         self.rendered_problems: list[str] = []
         self.later = False
+        if self.next_timer:  # a build asked for by the last one: this build is it
+            self.next_timer.cancel()
         self._check_translations()
         self._check_placeholders()
         unused = self.site.unused_entries()
@@ -493,9 +498,9 @@ class LockstepPlugin(BasePlugin):
             # from now, so that the browsers it reloads now fetch the edited page and what it
             # loads before that build starts (the server holds every request while it builds).
             path = self.next_build
-            timer = threading.Timer(1.0, lambda: path.write_text(str(time.time_ns()), "utf-8"))
-            timer.daemon = True
-            timer.start()
+            self.next_timer = threading.Timer(1.0, path.write_text, [str(time.time_ns())])
+            self.next_timer.daemon = True
+            self.next_timer.start()
         offline_plugin = config.plugins.get("material/offline")
         offline_on = bool(offline_plugin and offline_plugin.config.enabled)
         search.split_index(Path(config.site_dir), self.languages, offline=offline_on)
