@@ -15,14 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lockstep import page_inputs
-from lockstep.values import Values
-
-
-def listing_pages(texts: dict[str, str], values: Values) -> set[str]:
-    """The listing pages among `texts` (page -> source)."""
-    return {page for page, text in texts.items() if page_inputs.is_listing(text, values)}
-
 
 def left_for_later(
     stale: set[str], listings: set[str], may_wait: Callable[[str], bool]

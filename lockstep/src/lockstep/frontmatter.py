@@ -16,3 +16,9 @@ def split_front_matter(text: str) -> tuple[dict, str]:
         return {}, text
     meta = yaml_data.load(m.group(1)) or {}
     return (meta if isinstance(meta, dict) else {}), text[m.end() :]
+
+
+def front_matter_block(text: str) -> str:
+    """The front matter as written, unparsed ('' for none)."""
+    m = _FRONT_MATTER.match(text)
+    return m.group(1) if m else ""

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from lockstep import includes, notebooks, placeholders
 from lockstep.cache import digest, text_digest
+from lockstep.frontmatter import front_matter_block
 from lockstep.site import Site
 from lockstep.values import Values
 
@@ -71,11 +72,6 @@ def is_listing(text: str, values: Values) -> bool:
     return any(values.is_listing(n) for n in set(placeholders.names(text)) & set(values.functions))
 
 
-def front_matter(text: str) -> str:
-    """A Markdown page's front matter block as written ('' for none, and for a notebook)."""
-    return text.split("\n---\n", 1)[0] if text.startswith("---\n") else ""
-
-
 class PageKeys:
     """What each page of one language is made from (`keys`: src_uri -> digest; None: rebuild
     it always), and for a listing page, what it shows (`rendered`).
@@ -94,6 +90,7 @@ class PageKeys:
         self.texts = {uri: path.read_text(encoding="utf-8") for uri, path in pages.items()}
         self.shared = shared_key(site, *engine, self.texts)
         self.keys: dict[str, str | None] = {}
+        self._rendered: dict[str, str] = {}
         self.listings = {
             uri
             for uri, text in self.texts.items()
@@ -111,8 +108,14 @@ class PageKeys:
 
     def rendered(self, uri: str) -> str:
         """A listing page's digest by what it shows: its listing values' text, and for a tag
-        listing every page's front matter (where the tags are)."""
-        tags = [front_matter(self.texts[u]) for u in sorted(self.texts)]
+        listing every page's front matter (where the tags are). Worked out once: a build asks
+        when deciding and again when recording."""
+        if uri not in self._rendered:
+            self._rendered[uri] = self._render_key(uri)
+        return self._rendered[uri]
+
+    def _render_key(self, uri: str) -> str:
+        tags = [front_matter_block(self.texts[u]) for u in sorted(self.texts)]
         salt = self._where(uri) + (text_digest(tags) if TAGS_LISTING in self.texts[uri] else "")
         return self._key(uri, salt, listed=True)
 

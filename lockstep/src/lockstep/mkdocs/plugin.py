@@ -28,6 +28,7 @@ import functools
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -277,11 +278,13 @@ class LockstepPlugin(BasePlugin):
             add_generated(files, config, self.languages, math.CSS_DEST, content=self.math.css())
         # The exports are made from every page (by its key; its file's time or last commit
         # dates a note) and every figure (by the file drawn for its inputs).
-        made_from = text_digest(
-            sorted(self.page_keys.items()),
-            [yaml_data.version(path) for path in pages.values()],
-            changed.repository_state(self.site.root),
-            sorted(str(svg) for svg in drawn.values()),
+        made_from = functools.cache(  # worked out only while serving (_export)
+            lambda: text_digest(
+                sorted(self.page_keys.items()),
+                [yaml_data.version(path) for path in pages.values()],
+                changed.repository_state(self.site.root),
+                sorted(str(svg) for svg in drawn.values()),
+            )
         )
         if self.deck:
             dest = f"{self.deck.options.anki_dest}/cards.{lang}.apkg"
@@ -313,17 +316,17 @@ class LockstepPlugin(BasePlugin):
             add_generated(files, config, self.languages, dest, content=content)
         return files
 
-    def _export(self, dest: str, made_from: str, later: bool, make) -> bytes:
+    def _export(self, dest: str, made_from: Callable[[], str], later: bool, make) -> bytes:
         """An export made from every card or page: while serving, the one made before when
         what it is `made_from` is the same, or when this build may leave it for the next
         (`later`); otherwise made now."""
         if self.exports is None:  # not serving with --dirty: nothing is kept between builds
             return make()
         before = self.exports.get(dest)
-        if before and (before[0] == made_from or later):
-            self.later = self.later or before[0] != made_from
+        if before and (before[0] == made_from() or later):
+            self.later = self.later or before[0] != made_from()
             return before[1]
-        self.exports[dest] = (made_from, make())
+        self.exports[dest] = (made_from(), make())
         return self.exports[dest][1]
 
     @staticmethod
