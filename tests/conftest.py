@@ -27,7 +27,10 @@ SITE = load_site(ROOT / "mkdocs.yml")
 DOCS = SITE.docs_dir
 LANGS = SITE.languages.codes
 # What a build reads.
-PROJECT = ("docs", "snippets", "attention_site", "bench", "lockstep", "overrides", "mkdocs.yml")
+PROJECT = (
+    *("docs", "snippets", "attention_site", "bench", "lockstep", "overrides"),
+    *("mkdocs.yml", "package-lock.json"),  # the lock: MathJax's version, which pages are keyed on
+)
 # The suite's site is built as if published under a sub-path, with a repository (the deploy
 # workflow sets both), and served under that sub-path: what works here works when published.
 PUBLISHED = "https://example.org/attention-verified/"

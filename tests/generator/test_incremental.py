@@ -146,21 +146,28 @@ def _downloads() -> set[str]:
 
 @pytest.fixture(scope="module")
 def edited_copy(built_site, tmp_path_factory) -> tuple[Path, Path, dict, dict[Path, str]]:
-    """A copy of the project with the edit in, built dirty into an empty folder (so: every page)
-    on the cache the shared builds left warm: (project, site, env, what the edited files held).
-    The two tests below use it in turn, on one worker (xdist_group; `make test` runs pytest with
-    --dist loadgroup): one full build of the site for both."""
+    """A copy of the project and of the shared clean build, the edit in, rebuilt dirty on the
+    cache and the page records that build left: (project, site, env, what the edited files
+    held). The two tests below use it in turn, on one worker (xdist_group; `make test` runs
+    pytest with --dist loadgroup)."""
     tmp_path = tmp_path_factory.mktemp("edited")
     project = copy_project(tmp_path / "project", share_cache=False)
     shutil.copytree(ROOT / ".cache", project / ".cache")
+    dirty = shutil.copytree(built_site, tmp_path / "dirty")
+    for name in _downloads():  # added after the build (tests/site_builds.py), not by it
+        (dirty / name).unlink()
+    records = project / SITE.options.cache_dir / "pages"
+    for lang in LANGS:  # the clean build's records, as if it had been built into the copy
+        clean = PageRecords(records, str(built_site), lang)
+        assert clean.pages, f"the shared build left no {lang} page records"
+        PageRecords(records, str(dirty), lang).replace(clean.pages)
     env = {  # the copy's snippets are what its build imports; published as the shared build
         "PYTHONPATH": str(project),
         "SITE_URL": PUBLISHED,
         "REPO_URL": REPOSITORY,
     }
-    dirty = tmp_path / "dirty"
     original = _edit(project)
-    result = mkdocs_build(project, dirty, env=env, extra=["--dirty"])  # into nothing: all pages
+    result = mkdocs_build(project, dirty, env=env, extra=["--dirty"])
     assert result.returncode == 0, result.stderr[-3000:]
     return project, dirty, env, original
 
