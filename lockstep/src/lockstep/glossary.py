@@ -199,8 +199,12 @@ def _mark_first_uses(piece: str, todo: dict[str, tuple[str, tuple[str, ...]]]) -
     """Mark the first use of each pending term in one piece of prose (and drop it from `todo`);
     a marked term is not searched again for shorter terms, nor a phrase the term lists as
     meaning something else ("kernel method" is not a kernel)."""
+    lowered = piece.lower()  # a term matches only where its lower case is in the piece
+    found = [name for name in todo if name.lower() in lowered]
+    if not found:  # most pieces: no term at all
+        return piece
     segments = [(piece, True)]  # (text, may still be marked)
-    for name in sorted(todo, key=len, reverse=True):  # longer terms first
+    for name in sorted(found, key=len, reverse=True):  # longer terms first
         pattern, (definition, not_in) = _term_pattern(name), todo[name]
         for i, (text, open_) in enumerate(segments):
             masked = text
