@@ -64,6 +64,16 @@ HEADINGS = {"zh": "参考文献", "en": "References"}
 CITED_ON = {"zh": "——引用于：", "en": " — cited on: "}
 
 
+@functools.lru_cache(maxsize=4096)  # every citation of a work names its authors again
+def _translated(translations: tuple, text: str, lang: str) -> str:
+    """`text` with `translations`' phrases in `lang` (whole words only)."""
+    for phrase, renderings in translations:
+        rendering = dict(renderings).get(lang)
+        if rendering is not None:
+            text = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", rendering, text)
+    return text
+
+
 ENTRY_LANGUAGE = "en"  # references are listed as published: English titles and venues
 
 
@@ -83,11 +93,7 @@ class Work:
 
     def translated(self, text: str, lang: str) -> str:
         """`text` with the bibliography's phrases in `lang` (whole words only)."""
-        for phrase, renderings in self.translations:
-            rendering = dict(renderings).get(lang)
-            if rendering is not None:
-                text = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", rendering, text)
-        return text
+        return _translated(self.translations, text, lang)
 
     @property
     def when(self) -> str:

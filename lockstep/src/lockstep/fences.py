@@ -9,6 +9,7 @@ code?" asks this module.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -85,14 +86,15 @@ def scan(text: str) -> list[Fence]:
     return fences
 
 
-def line_states(text: str) -> list[tuple[str, bool]]:
+@functools.lru_cache(maxsize=512)  # a page's checks each walk its lines: about 40 per page
+def line_states(text: str) -> tuple[tuple[str, bool], ...]:
     """Each line of `text` with whether it belongs to a fence (opening and closing included)."""
     lines = text.splitlines()
     fenced = [False] * len(lines)
     for f in scan(text):
         for k in range(f.start, min(f.end + 1, len(lines))):
             fenced[k] = True
-    return list(zip(lines, fenced, strict=True))
+    return tuple(zip(lines, fenced, strict=True))
 
 
 def prose(text: str) -> str:
