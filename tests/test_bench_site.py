@@ -110,3 +110,17 @@ def _leaves(nav) -> list[str]:
         return [nav]
     items = nav.values() if isinstance(nav, dict) else nav
     return [leaf for item in items for leaf in _leaves(item)]
+
+
+def test_the_deck_sizes_the_benchmarks_page_states_are_the_ones_measured():
+    # The page names the sizes in prose (stated numbers, not computed): those said to be
+    # bench/site.py's SIZES are SIZES, and the one said to be the earlier run's is its size.
+    from tests.conftest import ROOT
+
+    stated = yaml.safe_load((ROOT / "attention_site/stated_numbers.yml").read_text("utf-8"))
+    why = stated["kernels/benchmarks.md"]
+    now = {int(n) for n, reason in why.items() if "bench/site.py SIZES" in reason}
+    earlier = {int(n) for n, reason in why.items() if f"{BEFORE}.json" in reason}
+    assert now == set(SIZES)
+    before = json.loads((RESULTS.parent / f"{BEFORE}.json").read_text(encoding="utf-8"))
+    assert earlier == {min(r["cards_per_language"] for r in before["results"])}
